@@ -1,0 +1,3 @@
+module github.com/pokerfloor/pokerfloor
+
+go 1.26
