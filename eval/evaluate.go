@@ -1,11 +1,188 @@
 package eval
 
-// Evaluate returns the Value of the best five-card hand among 5, 6 or 7 cards.
+import (
+	"fmt"
+	"math/bits"
+)
+
+//go:generate go run ./internal/gentables -o tables_gen.go
+
+// The fast evaluator.
+//
+// A holding's ranks are summed into one key (rankKeys, generated: every holding of up to seven cards
+// has its own sum), and a perfect hash of that sum finds the holding's Value in rankTable. Flushes,
+// which a rank sum cannot see, are caught by counting suits and read from flushTable by the flush
+// suit's 13-bit rank mask: with at most seven cards a flush beats anything the other cards could add.
+//
+// Two ways in:
+//   - EvalSet reads a CardSet suit lane by suit lane: laneKeys[mask] is the key sum of one suit's
+//     ranks, with a flag when that suit holds five or more cards.
+//   - Hand adds cards one at a time (cardKeys), so that enumeration adds only the cards that change.
+//
+// All tables are filled by init from the same plain hand-reading code that names the classes
+// (classOfCounts), in a few milliseconds.
+
+const (
+	// laneFlush is set in a lane key when that suit alone holds five or more cards. Key sums stay
+	// below 2^25, so four lanes' sums never reach it; at most one suit of seven cards can set it.
+	laneFlush = 1 << 31
+
+	// In a Hand's key, bits 32..47 count the cards of each suit, four bits a suit. handSuitBias adds
+	// 3 to each count, so that a suit with five or more cards sets the top bit of its nibble.
+	handSuitShift = 32
+	handSuitBias  = 0x3333 << handSuitShift
+	handFlushBits = 0x8888 << handSuitShift
+
+	rowMask = 1<<hashRowBits - 1
+)
+
+var (
+	laneKeys   [1 << 13]uint32 // one suit's 13-bit rank mask → its rank-key sum, | laneFlush for 5+
+	flushTable [1 << 13]uint16 // a rank mask with 5 or more ranks → Value of its best flush
+	rankTable  [rankTableSize]uint16
+	cardKeys   [64]uint64 // a Card → its rank key | one count in its suit's nibble
+)
+
+// TablesSize is the memory the evaluator's lookup tables take, in bytes.
+const TablesSize = len(laneKeys)*4 + len(flushTable)*2 + rankTableSize*2 + len(hashOffsets)*4 + len(cardKeys)*8
+
+func init() { buildTables() }
+
+func buildTables() {
+	classes() // the Values, in order
+	for m := range 1 << 13 {
+		var sum uint32
+		for r := 0; r < 13; r++ {
+			if m&(1<<r) != 0 {
+				sum += rankKeys[r]
+			}
+		}
+		n := bits.OnesCount(uint(m))
+		if n >= 5 {
+			sum |= laneFlush
+			var counts [13]uint8
+			for r := 0; r < 13; r++ {
+				counts[r] = uint8(m >> r & 1)
+			}
+			flushTable[m] = uint16(valueOfClass(classOfCounts(&counts, true)))
+		}
+		laneKeys[m] = sum
+	}
+	for c := range cardKeys {
+		card := Card(c)
+		if card.Valid() {
+			cardKeys[c] = uint64(rankKeys[card.Rank()]) | 1<<(handSuitShift+4*uint(card.Suit()))
+		}
+	}
+	var counts [13]uint8
+	for n := 5; n <= 7; n++ {
+		forEachRankMultiset(n, func(c *[13]uint8) {
+			var sum uint32
+			for r, k := range c {
+				sum += uint32(k) * rankKeys[r]
+			}
+			rankTable[rankSlot(sum)] = uint16(valueOfClass(classOfCounts(c, false)))
+		}, &counts)
+	}
+}
+
+// rankSlot is the perfect hash of a rank-key sum: its slot in rankTable.
+func rankSlot(sum uint32) uint32 { return sum>>hashRowBits + hashOffsets[sum&rowMask] }
+
+// EvalSet returns the Value of the best five-card hand in a set of 5, 6 or 7 cards. It is the fast
+// path: a few table lookups, no allocation. A set of another size is the caller's mistake; use
+// Evaluate, which checks, where the input is not known to be right.
+func EvalSet(s CardSet) Value {
+	k := laneKeys[s&0x1fff] + laneKeys[s>>16&0x1fff] + laneKeys[s>>32&0x1fff] + laneKeys[s>>48&0x1fff]
+	if k&laneFlush != 0 {
+		return flushValue(s)
+	}
+	return Value(rankTable[k>>hashRowBits+hashOffsets[k&rowMask]])
+}
+
+// flushValue reads the flush of the one suit holding five or more cards of s.
+func flushValue(s CardSet) Value {
+	for su := uint(0); su < 64; su += 16 {
+		if m := s >> su & 0x1fff; bits.OnesCount64(uint64(m)) >= 5 {
+			return Value(flushTable[m])
+		}
+	}
+	return 0
+}
+
+// Hand is a partial hand built a card at a time: the board, then each player's hole cards added to
+// it. The zero Hand has no cards. Hands are values; Add returns a new one.
+type Hand struct {
+	key uint64  // rank-key sum in the low 32 bits; per-suit counts above
+	set CardSet // the cards, for reading a flush
+}
+
+// NewHand returns the Hand of the given cards.
+func NewHand(cards ...Card) Hand {
+	var h Hand
+	for _, c := range cards {
+		h = h.Add(c)
+	}
+	return h
+}
+
+// Add returns h with card c added. Adding a card already in h is the caller's mistake.
+func (h Hand) Add(c Card) Hand { return Hand{h.key + cardKeys[c&63], h.set | 1<<(c&63)} }
+
+// Merge returns the cards of h and o together; they must not share a card.
+func (h Hand) Merge(o Hand) Hand { return Hand{h.key + o.key, h.set | o.set} }
+
+// Cards returns the set of h's cards.
+func (h Hand) Cards() CardSet { return h.set }
+
+// Len returns how many cards h holds.
+func (h Hand) Len() int { return h.set.Len() }
+
+// Value returns the Value of a Hand of 5, 6 or 7 cards.
+func (h Hand) Value() Value {
+	if f := (h.key + handSuitBias) & handFlushBits; f != 0 {
+		suit := uint(bits.TrailingZeros64(f)-handSuitShift) / 4
+		return Value(flushTable[h.set>>(16*suit)&0x1fff])
+	}
+	k := uint32(h.key)
+	return Value(rankTable[k>>hashRowBits+hashOffsets[k&rowMask]])
+}
+
+// Evaluate returns the Value of the best five-card hand among 5, 6 or 7 distinct cards, and 0 (no
+// hand) for anything else. CheckHand says what is wrong with such input.
 func Evaluate(cards ...Card) Value {
+	if CheckHand(cards) != nil {
+		return 0
+	}
 	return EvalSet(NewCardSet(cards...))
 }
 
-// EvalSet returns the Value of the best five-card hand in a set of 5, 6 or 7 cards.
-func EvalSet(s CardSet) Value {
-	return ReferenceEvaluate(s.Cards()...)
+// ErrHandSize says a hand has too few or too many cards to evaluate.
+type ErrHandSize struct{ Got int }
+
+func (e *ErrHandSize) Error() string {
+	return fmt.Sprintf("a hand to evaluate has %d cards (expected 5, 6 or 7)", e.Got)
+}
+
+// CheckHand reports what makes cards unfit for Evaluate: an invalid card, a duplicate, or a count
+// other than 5 to 7.
+func CheckHand(cards []Card) error {
+	if len(cards) < 5 || len(cards) > 7 {
+		return &ErrHandSize{Got: len(cards)}
+	}
+	return checkDistinct(cards, 0)
+}
+
+// checkDistinct reports the first card of cards that is invalid or already in seen or in cards.
+func checkDistinct(cards []Card, seen CardSet) error {
+	for _, c := range cards {
+		if !c.Valid() {
+			return &ErrBadCard{Text: c.String(), Reason: "not one of the 52 cards"}
+		}
+		if seen.Has(c) {
+			return &ErrDuplicateCard{Card: c}
+		}
+		seen = seen.Add(c)
+	}
+	return nil
 }

@@ -1,41 +1,38 @@
 package eval
 
-import "sort"
-
 // The reference evaluator: slow and written to be obviously right. Tests hold the fast evaluator to
 // it; BestFive uses it to pick the five cards a showdown shows.
 
 // referenceClass names the poker hand of exactly five cards, the way a dealer reads it: is it a flush,
 // is it a straight, and how are the ranks grouped.
 func referenceClass(five *[5]Card) class {
-	ranks := make([]Rank, 5)
+	var ranks [5]Rank
 	flush := true
 	for i, c := range five {
 		ranks[i] = c.Rank()
 		flush = flush && c.Suit() == five[0].Suit()
 	}
-	sort.Slice(ranks, func(i, j int) bool { return ranks[i] > ranks[j] })
+	sortDescending(ranks[:], func(a, b Rank) bool { return a > b })
 
 	straight, top := false, ranks[0]
-	if ranks[0]-ranks[4] == 4 && distinct(ranks) {
+	if ranks[0]-ranks[4] == 4 && distinct(ranks[:]) {
 		straight = true
-	} else if ranks[0] == Ace && ranks[1] == Five && ranks[2] == Four && ranks[3] == Three && ranks[4] == Two {
+	} else if ranks == [5]Rank{Ace, Five, Four, Three, Two} {
 		straight, top = true, Five // the wheel: the ace plays low
 	}
 
 	// Group equal ranks, bigger groups first, then higher ranks first: KKK55 → K K K 5 5.
-	count := map[Rank]int{}
+	var count [13]int
 	for _, r := range ranks {
 		count[r]++
 	}
-	sort.SliceStable(ranks, func(i, j int) bool {
-		if count[ranks[i]] != count[ranks[j]] {
-			return count[ranks[i]] > count[ranks[j]]
+	laid := ranks
+	sortDescending(laid[:], func(a, b Rank) bool {
+		if count[a] != count[b] {
+			return count[a] > count[b]
 		}
-		return ranks[i] > ranks[j]
+		return a > b
 	})
-	var laid [5]Rank
-	copy(laid[:], ranks)
 
 	switch {
 	case straight && flush:
@@ -56,6 +53,15 @@ func referenceClass(five *[5]Card) class {
 		return class{OnePair, laid}
 	}
 	return class{HighCard, laid}
+}
+
+// sortDescending is an insertion sort: before(a, b) says a goes first.
+func sortDescending(rs []Rank, before func(a, b Rank) bool) {
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && before(rs[j], rs[j-1]); j-- {
+			rs[j], rs[j-1] = rs[j-1], rs[j]
+		}
+	}
 }
 
 func distinct(ranks []Rank) bool {

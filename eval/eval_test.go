@@ -1,0 +1,327 @@
+package eval
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// forEachSeven calls f with every 7-card hand, built incrementally.
+func forEachSeven(f func(Hand)) {
+	var deck [52]Hand
+	for i := range deck {
+		deck[i] = NewHand(CardFromIndex(i))
+	}
+	for a := 0; a < 52; a++ {
+		ha := deck[a]
+		for b := a + 1; b < 52; b++ {
+			hb := ha.Merge(deck[b])
+			for c := b + 1; c < 52; c++ {
+				hc := hb.Merge(deck[c])
+				for d := c + 1; d < 52; d++ {
+					hd := hc.Merge(deck[d])
+					for e := d + 1; e < 52; e++ {
+						he := hd.Merge(deck[e])
+						for g := e + 1; g < 52; g++ {
+							hg := he.Merge(deck[g])
+							for h := g + 1; h < 52; h++ {
+								f(hg.Merge(deck[h]))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// categoryCounts turns a histogram of Values into counts per category.
+func categoryCounts(hist *[NumValues + 1]uint64) map[Category]uint64 {
+	out := map[Category]uint64{}
+	for v, n := range hist {
+		if n > 0 {
+			out[Value(v).Category()] += n
+		}
+	}
+	return out
+}
+
+// rule S1: the ranking of every 7-card hand, counted over all 133,784,560 of them.
+func TestRuleS1SevenCardCategoryCounts(t *testing.T) {
+	var hist [NumValues + 1]uint64
+	forEachSeven(func(h Hand) { hist[h.Value()]++ })
+	want := map[Category]uint64{
+		StraightFlush: 41_584, FourOfAKind: 224_848, FullHouse: 3_473_184, Flush: 4_047_644,
+		Straight: 6_180_020, ThreeOfAKind: 6_461_620, TwoPair: 31_433_400, OnePair: 58_627_800,
+		HighCard: 23_294_460,
+	}
+	got := categoryCounts(&hist)
+	var total uint64
+	for c, n := range got {
+		total += n
+		if want[c] != n {
+			t.Errorf("%v: %d hands, want %d", c, n, want[c])
+		}
+	}
+	if total != 133_784_560 {
+		t.Errorf("%d hands in all, want 133,784,560", total)
+	}
+	if hist[0] != 0 {
+		t.Errorf("%d hands evaluated to no hand", hist[0])
+	}
+	if royal := hist[NumValues]; royal != 4_324 {
+		t.Errorf("royal flushes: %d, want 4,324", royal)
+	}
+}
+
+// rule S1: the ranking of every 5-card hand, and the fast evaluator against the reference on each.
+func TestRuleS1FiveCardHands(t *testing.T) {
+	var hist [NumValues + 1]uint64
+	var five [5]Card
+	mismatches := 0
+	forEachSubset(5, func(idx []int) {
+		for i, x := range idx {
+			five[i] = CardFromIndex(x)
+		}
+		v := EvalSet(NewCardSet(five[:]...))
+		hist[v]++
+		if ref := ReferenceEvaluate(five[:]...); ref != v && mismatches < 10 {
+			mismatches++
+			t.Errorf("%s: fast %v (%d), reference %v (%d)", CardsString(five[:]), v, v, ref, ref)
+		}
+	})
+	want := map[Category]uint64{
+		StraightFlush: 40, FourOfAKind: 624, FullHouse: 3_744, Flush: 5_108, Straight: 10_200,
+		ThreeOfAKind: 54_912, TwoPair: 123_552, OnePair: 1_098_240, HighCard: 1_302_540,
+	}
+	for c, n := range categoryCounts(&hist) {
+		if want[c] != n {
+			t.Errorf("%v: %d hands, want %d", c, n, want[c])
+		}
+	}
+	if hist[NumValues] != 4 {
+		t.Errorf("royal flushes: %d, want 4", hist[NumValues])
+	}
+	distinct := 0
+	for _, n := range hist[1:] {
+		if n > 0 {
+			distinct++
+		}
+	}
+	if distinct != NumValues {
+		t.Errorf("%d distinct values among 5-card hands, want %d", distinct, NumValues)
+	}
+}
+
+// forEachSubset calls f with every k-subset of the 52 card indexes, in order.
+func forEachSubset(k int, f func([]int)) {
+	idx := make([]int, k)
+	var rec func(pos, from int)
+	rec = func(pos, from int) {
+		if pos == k {
+			f(idx)
+			return
+		}
+		for i := from; i <= 52-(k-pos); i++ {
+			idx[pos] = i
+			rec(pos+1, i+1)
+		}
+	}
+	rec(0, 0)
+}
+
+// The fast evaluator agrees with the reference on every 6-card hand. The work is split by the first
+// card over the machine's cores.
+func TestEvalSetMatchesReferenceSixCards(t *testing.T) {
+	var mu sync.Mutex
+	var checked uint64
+	parallelByFirstCard(func(first int) {
+		var six [6]Card
+		var n uint64
+		six[0] = CardFromIndex(first)
+		for b := first + 1; b < 52; b++ {
+			six[1] = CardFromIndex(b)
+			for c := b + 1; c < 52; c++ {
+				six[2] = CardFromIndex(c)
+				for d := c + 1; d < 52; d++ {
+					six[3] = CardFromIndex(d)
+					for e := d + 1; e < 52; e++ {
+						six[4] = CardFromIndex(e)
+						for g := e + 1; g < 52; g++ {
+							six[5] = CardFromIndex(g)
+							n++
+							fast, ref := EvalSet(NewCardSet(six[:]...)), ReferenceEvaluate(six[:]...)
+							if fast != ref {
+								mu.Lock()
+								t.Errorf("%s: fast %v, reference %v", CardsString(six[:]), fast, ref)
+								mu.Unlock()
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+		mu.Lock()
+		checked += n
+		mu.Unlock()
+	})
+	if checked != 20_358_520 {
+		t.Errorf("checked %d 6-card hands, want 20,358,520", checked)
+	}
+}
+
+func parallelByFirstCard(f func(first int)) {
+	next := make(chan int, 52)
+	for i := 0; i < 52; i++ {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for first := range next {
+				f(first)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// randomSevens deals n random 7-card hands from a fixed seed.
+func randomSevens(n int, seed uint64) [][7]Card {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	hands := make([][7]Card, n)
+	for i := range hands {
+		var used CardSet
+		for j := 0; j < 7; j++ {
+			c := CardFromIndex(rng.IntN(52))
+			for used.Has(c) {
+				c = CardFromIndex(rng.IntN(52))
+			}
+			used = used.Add(c)
+			hands[i][j] = c
+		}
+	}
+	return hands
+}
+
+// The fast evaluator, both ways in, agrees with the reference on 10 million random 7-card hands.
+func TestEvalMatchesReferenceRandomSevens(t *testing.T) {
+	const n, workers = 10_000_000, 8
+	var wg sync.WaitGroup
+	errs := make(chan string, workers)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			for _, h := range randomSevens(n/workers, uint64(w)+1) {
+				ref := ReferenceEvaluate(h[:]...)
+				if fast := EvalSet(NewCardSet(h[:]...)); fast != ref {
+					errs <- fmt.Sprintf("%s: EvalSet %v, reference %v", CardsString(h[:]), fast, ref)
+					return
+				}
+				if inc := NewHand(h[:]...).Value(); inc != ref {
+					errs <- fmt.Sprintf("%s: Hand.Value %v, reference %v", CardsString(h[:]), inc, ref)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// rule S1: the order of the categories and within them, the wheel lowest.
+func TestRuleS1Ordering(t *testing.T) {
+	// Each hand beats the next.
+	order := []string{
+		"AhKhQhJhTh", "KsQsJsTs9s", "5d4d3d2dAd", "AcAdAhAs2c", "2c2d2h2sAs", "KcKdKh5s5c",
+		"KcKdKh4s4c", "AhJh9h7h5h", "KsQsJs9s7s", "AhKdQcJsTh", "6h5d4c3s2h", "5h4d3c2sAh",
+		"AhAdAcKsQh", "AhAdKcKsQh", "AhAdKcKsJh", "AhAd5c5s4h", "AhAdKcQsJh", "AhKdQcJs9h", "7h5d4c3s2h",
+	}
+	for i := 0; i+1 < len(order); i++ {
+		a, b := Evaluate(MustParseCards(order[i])...), Evaluate(MustParseCards(order[i+1])...)
+		if !(a > b) {
+			t.Errorf("%s (%v) should beat %s (%v)", order[i], a, order[i+1], b)
+		}
+	}
+	if v := Evaluate(MustParseCards("7h5d4c3s2h")...); v != 1 {
+		t.Errorf("7-5-4-3-2 is Value %d, want 1", v)
+	}
+	if v := Evaluate(MustParseCards("AhKhQhJhTh")...); !v.IsRoyalFlush() || v.Category() != StraightFlush {
+		t.Errorf("royal flush is %v", v)
+	}
+	// Suits never break ties.
+	if a, b := Evaluate(MustParseCards("AhKhQd9c2s")...), Evaluate(MustParseCards("AsKdQh9s2c")...); a != b {
+		t.Errorf("equal ranks in other suits: %v vs %v", a, b)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct{ cards, want string }{
+		{"AhKhQhJhTh2c3d", "Royal flush"},
+		{"9h8h7h6h5h2c3d", "Straight flush, nine high"},
+		{"KcKdKh5s5cAs2d", "Full house, kings full of fives"},
+		{"KcKdKh5s5c5d2d", "Full house, kings full of fives"},
+		{"Ah2d3c4s5h9c9d", "Straight, five high"},
+		{"AhAdAcAs2c3d4h", "Four of a kind, aces"},
+		{"AhJh9h7h5h4h2c", "Flush, ace high"},
+		{"QcQdQh8s2c3d4h", "Three of a kind, queens"},
+		{"AhAd8c8s2c3d4h", "Two pair, aces and eights"},
+		{"6h6d8c9sJcQdKh", "One pair, sixes"},
+		{"2c3d4h5s7c8dTh", "High card, ten"},
+	} {
+		cards := MustParseCards(tc.cards)
+		if got := Evaluate(cards...).Describe(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.cards, got, tc.want)
+		}
+	}
+}
+
+func TestBestFive(t *testing.T) {
+	for _, tc := range []struct{ cards, want string }{
+		{"KcKdKh5s5cAs2d", "KcKdKh5s5c"},
+		{"Ah2d3c4s5h9c9d", "5h4s3c2dAh"},
+		{"AhJh9h7h5h4h2c", "AhJh9h7h5h"},
+		{"6h6d8c9sJcQdKh", "6h6dKhQdJc"},
+	} {
+		if got := CardsString(BestFive(MustParseCards(tc.cards))); got != tc.want {
+			t.Errorf("BestFive(%s) = %s, want %s", tc.cards, got, tc.want)
+		}
+	}
+}
+
+func TestEvaluateRejectsBadHands(t *testing.T) {
+	if v := Evaluate(MustParseCards("AhKh")...); v != 0 {
+		t.Errorf("two cards: %v, want no hand", v)
+	}
+	if err := CheckHand(MustParseCards("AhKhQh")); err == nil || err.Error() != "a hand to evaluate has 3 cards (expected 5, 6 or 7)" {
+		t.Errorf("CheckHand(3 cards) = %v", err)
+	}
+	ah := MustParseCard("Ah")
+	if err := CheckHand([]Card{ah, ah, MustParseCard("2c"), MustParseCard("3c"), MustParseCard("4c")}); err == nil {
+		t.Error("CheckHand accepted a duplicate card")
+	}
+}
+
+// The lookup tables stay within their budget, and building them is quick.
+func TestTablesBudget(t *testing.T) {
+	if TablesSize > 256<<10 {
+		t.Errorf("lookup tables take %d bytes, budget 256 KiB", TablesSize)
+	}
+	start := time.Now()
+	buildTables()
+	t.Logf("tables: %d bytes, rebuilt in %v", TablesSize, time.Since(start))
+}
