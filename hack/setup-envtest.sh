@@ -53,7 +53,20 @@ package tools
 import _ "k8s.io/kubernetes/cmd/kube-apiserver"
 GO
   go mod tidy >/dev/null 2>&1 || true
-  go build -trimpath -ldflags="-s -w" -o "$cache/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
+  # Stamp the version as kubernetes' own build does (hack/lib/version.sh), or the server reports
+  # v0.0.0-master. envtest itself does not read it (the API server then falls back to its built-in
+  # 1.<minor> compatibility version), but discovery's /version and anything checking kubeVersion do.
+  # The build date is the release's, from the module proxy, so two builds of one release are the same.
+  info=$(sed -n 's/.*"Info": "\(.*\)".*/\1/p' "$work/k8s.json")
+  build_date=$(sed -n 's/.*"Time":"\([^"]*\)".*/\1/p' "$info" 2>/dev/null || true)
+  minor=${K8S_VERSION#*.}
+  minor=${minor%%.*}
+  ldflags="-s -w"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags+=" -X $pkg.gitVersion=v${K8S_VERSION} -X $pkg.gitMajor=${K8S_VERSION%%.*} -X $pkg.gitMinor=${minor}"
+    ldflags+=" -X $pkg.buildDate=${build_date:-1970-01-01T00:00:00Z}"
+  done
+  go build -trimpath -ldflags="$ldflags" -o "$cache/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
   mv "$cache/kube-apiserver.tmp" "$cache/kube-apiserver"
 fi
 
