@@ -1,0 +1,56 @@
+# pokerfloor's commands. `make test` and `make run` do all their own set-up on a fresh machine: Go
+# fetches the modules, hack/setup-envtest.sh builds the envtest binaries once and caches them.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+
+# Every package. ./... leaves out folders named testdata (and so does ./x/testdata/...), so each
+# package that lives in one is named here by its own path.
+PKGS := ./... ./internal/testdata
+# Generous: the evaluator's tests enumerate every 7-card hand, and the first build of the
+# Kubernetes packages is slow on 2 cores.
+TEST_TIMEOUT ?= 60m
+# `make bench BENCH=Eval7 PKG=./eval` runs a subset.
+BENCH ?= .
+PKG ?= ./...
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+
+.PHONY: build test run bench generate lint envtest clean
+
+## build: the binaries, into bin/
+build:
+	go build -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
+
+## test: every test, the envtest (kube-apiserver and etcd) ones included
+test:
+	assets=$$(hack/setup-envtest.sh | tail -n 1); \
+	KUBEBUILDER_ASSETS="$$assets" go test -timeout $(TEST_TIMEOUT) $(PKGS)
+
+## run: for now, rank a hand and compute an equity from the command line; the local tournament later
+run: build
+	bin/pokerfloor eval Ah Kh Qh Jh Th 2c 3d
+	bin/pokerfloor equity AsKs QdQc
+
+## bench: the benchmarks, with allocations
+bench:
+	go test -run '^$$' -bench '$(BENCH)' -benchmem $(PKG)
+
+## generate: regenerate every generated file
+generate:
+	go generate ./...
+
+## lint: gofmt, go vet and staticcheck must all be silent
+lint:
+	unformatted=$$(gofmt -l .); \
+	if [[ -n "$$unformatted" ]]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$unformatted"; exit 1; fi
+	go vet $(PKGS)
+	go run $(STATICCHECK) $(PKGS)
+
+## envtest: build (once) the kube-apiserver and etcd the controller tests run against
+envtest:
+	hack/setup-envtest.sh
+
+clean:
+	rm -rf bin/
