@@ -1,0 +1,374 @@
+package engine
+
+import "github.com/pokerfloor/pokerfloor/eval"
+
+// Action is what a player may do (rule A3).
+type Action uint8
+
+const (
+	Fold Action = iota + 1
+	Check
+	Call
+	Bet   // To is the bet
+	Raise // To is the total the player's bet in the round is raised to
+	AllIn
+)
+
+var actionNames = [...]string{"", "fold", "check", "call", "bet", "raise", "all-in"}
+
+func (a Action) String() string {
+	if int(a) < len(actionNames) && a != 0 {
+		return actionNames[a]
+	}
+	return "Action(?)"
+}
+
+// violation is why an action is illegal, kept small so that CanX costs no allocation; VerifyX turns
+// it into an error value.
+type violation struct {
+	code   uint8
+	a, b   int64
+	c      int64
+	toAct  int8
+	phase  Phase
+	reason string
+}
+
+const (
+	okAction uint8 = iota
+	vNoHand
+	vBadSeat
+	vNotYourTurn
+	vCannotCheck
+	vNothingToCall
+	vAlreadyBet
+	vNoBetToRaise
+	vBetTooSmall
+	vRaiseTooSmallA5
+	vRaiseTooSmallA10
+	vNotReopened
+	vNoOpponent
+	vNotEnoughChips
+)
+
+func (v violation) err(seat int) error {
+	switch v.code {
+	case okAction:
+		return nil
+	case vNoHand:
+		return ErrNoHand{Phase: v.phase}
+	case vBadSeat:
+		return ErrBadSeat{Seat: seat, Reason: v.reason}
+	case vNotYourTurn:
+		return ErrNotYourTurn{Seat: seat, ToAct: int(v.toAct), Rule: "A1"}
+	case vCannotCheck:
+		return ErrCannotCheck{Owed: v.a, Rule: "A3"}
+	case vNothingToCall:
+		return ErrNothingToCall{Rule: "A3"}
+	case vAlreadyBet:
+		return ErrAlreadyBet{Current: v.a, Rule: "A3"}
+	case vNoBetToRaise:
+		return ErrNoBetToRaise{Rule: "A3"}
+	case vBetTooSmall:
+		return ErrBetTooSmall{Amount: v.a, Min: v.b, Rule: "A4"}
+	case vRaiseTooSmallA5:
+		return ErrRaiseTooSmall{To: v.a, Min: v.b, Rule: "A5"}
+	case vRaiseTooSmallA10:
+		return ErrRaiseTooSmall{To: v.a, Min: v.b, Rule: "A10"}
+	case vNotReopened:
+		return ErrNotReopened{Facing: v.a, ActedAt: v.b, FullRaise: v.c, Rule: "A7"}
+	case vNoOpponent:
+		return ErrNoOpponent{Rule: "A2"}
+	case vNotEnoughChips:
+		return ErrNotEnoughChips{To: v.a, Max: v.b, Rule: "A3"}
+	}
+	return nil
+}
+
+// turn checks that a hand is in progress and seat is the player to act.
+func (t *Table) turn(seat int) violation {
+	h := &t.h
+	if h.phase != Betting {
+		return violation{code: vNoHand, phase: h.phase}
+	}
+	if !t.validSeat(seat) || !h.dealt[seat] {
+		return violation{code: vBadSeat, reason: "not dealt in this hand"}
+	}
+	if h.folded[seat] {
+		return violation{code: vBadSeat, reason: "has folded"}
+	}
+	if h.allIn[seat] {
+		return violation{code: vBadSeat, reason: "is all-in"}
+	}
+	if int8(seat) != h.toAct {
+		return violation{code: vNotYourTurn, toAct: h.toAct}
+	}
+	return violation{}
+}
+
+// MinRaiseTo returns the smallest total a raise may reach now (A5), over an opening all-in below the
+// big blind by policy (A10); with no bet in the round, the minimum bet (A4).
+func (t *Table) MinRaiseTo() int64 {
+	h := &t.h
+	bb := h.level.BigBlind
+	if h.currentBet == 0 {
+		return bb
+	}
+	min := h.currentBet + h.lastFullRaise
+	if h.currentBet < bb && h.round != Preflop && t.cfg.ShortOpen == ShortOpenDoubleBlind && min < 2*bb {
+		min = 2 * bb // A10: all-in for 20 with a big blind of 100, the smallest raise is to 200
+	}
+	return min
+}
+
+// reopened reports whether a player who already acted may raise again (A7): the bet grew by a full
+// raise since he acted, alone or added up from several short all-ins (TDA 47A).
+func (h *hand) reopened(s int8) bool {
+	return !h.acted[s] || h.currentBet-h.actedTo[s] >= h.lastFullRaise
+}
+
+func (t *Table) verify(seat int, a Action, to int64) violation {
+	if v := t.turn(seat); v.code != okAction {
+		return v
+	}
+	h := &t.h
+	s := int8(seat)
+	owed := h.currentBet - h.bet[s]
+	max := h.bet[s] + t.seats[s].stack
+	switch a {
+	case Fold:
+		return violation{}
+	case Check:
+		if owed > 0 {
+			return violation{code: vCannotCheck, a: owed}
+		}
+		return violation{}
+	case Call:
+		if owed <= 0 {
+			return violation{code: vNothingToCall}
+		}
+		return violation{}
+	case AllIn:
+		if max <= h.currentBet {
+			return violation{} // an all-in call
+		}
+		to = max
+		if h.currentBet == 0 {
+			a = Bet
+		} else {
+			a = Raise
+		}
+	}
+	switch a {
+	case Bet:
+		if h.currentBet > 0 {
+			return violation{code: vAlreadyBet, a: h.currentBet}
+		}
+		if to > max {
+			return violation{code: vNotEnoughChips, a: to, b: max}
+		}
+		if h.canAct < 2 {
+			return violation{code: vNoOpponent}
+		}
+		if to < h.level.BigBlind && to != max || to <= 0 {
+			return violation{code: vBetTooSmall, a: to, b: h.level.BigBlind}
+		}
+		return violation{}
+	case Raise:
+		if h.currentBet == 0 {
+			return violation{code: vNoBetToRaise}
+		}
+		if to > max || max <= h.currentBet {
+			return violation{code: vNotEnoughChips, a: to, b: max}
+		}
+		if !h.reopened(s) {
+			return violation{code: vNotReopened, a: h.currentBet, b: h.actedTo[s], c: h.lastFullRaise}
+		}
+		if h.canAct < 2 {
+			return violation{code: vNoOpponent}
+		}
+		if min := t.MinRaiseTo(); to < min && to != max {
+			if h.currentBet < h.level.BigBlind && h.round != Preflop && t.cfg.ShortOpen == ShortOpenDoubleBlind {
+				return violation{code: vRaiseTooSmallA10, a: to, b: min}
+			}
+			return violation{code: vRaiseTooSmallA5, a: to, b: min}
+		}
+		return violation{}
+	}
+	return violation{code: vBadSeat, reason: "unknown action"}
+}
+
+// CanFold reports whether seat may fold now.
+func (t *Table) CanFold(seat int) bool { return t.verify(seat, Fold, 0).code == okAction }
+
+// VerifyFold says why seat may not fold now, or nil.
+func (t *Table) VerifyFold(seat int) error { return t.verify(seat, Fold, 0).err(seat) }
+
+// Fold folds seat's hand.
+func (t *Table) Fold(seat int) (Event, error) { return t.Act(seat, Fold, 0) }
+
+// CanCheck reports whether seat may check (nothing owed, rule A3).
+func (t *Table) CanCheck(seat int) bool { return t.verify(seat, Check, 0).code == okAction }
+
+// VerifyCheck says why seat may not check now, or nil.
+func (t *Table) VerifyCheck(seat int) error { return t.verify(seat, Check, 0).err(seat) }
+
+// Check checks.
+func (t *Table) Check(seat int) (Event, error) { return t.Act(seat, Check, 0) }
+
+// CanCall reports whether seat may call (something is owed; a short stack calls all-in).
+func (t *Table) CanCall(seat int) bool { return t.verify(seat, Call, 0).code == okAction }
+
+// VerifyCall says why seat may not call now, or nil.
+func (t *Table) VerifyCall(seat int) error { return t.verify(seat, Call, 0).err(seat) }
+
+// Call calls the bet in front (all-in when the stack is short).
+func (t *Table) Call(seat int) (Event, error) { return t.Act(seat, Call, 0) }
+
+// CanBet reports whether seat may open the round's betting with a bet of amount (A4).
+func (t *Table) CanBet(seat int, amount int64) bool {
+	return t.verify(seat, Bet, amount).code == okAction
+}
+
+// VerifyBet says why seat may not bet amount now, or nil.
+func (t *Table) VerifyBet(seat int, amount int64) error {
+	return t.verify(seat, Bet, amount).err(seat)
+}
+
+// Bet opens the round's betting with amount.
+func (t *Table) Bet(seat int, amount int64) (Event, error) { return t.Act(seat, Bet, amount) }
+
+// CanRaiseTo reports whether seat may raise its bet in the round to a total of to (A5–A10).
+func (t *Table) CanRaiseTo(seat int, to int64) bool {
+	return t.verify(seat, Raise, to).code == okAction
+}
+
+// VerifyRaiseTo says why seat may not raise to to now, or nil.
+func (t *Table) VerifyRaiseTo(seat int, to int64) error { return t.verify(seat, Raise, to).err(seat) }
+
+// RaiseTo raises seat's bet in the round to a total of to.
+func (t *Table) RaiseTo(seat int, to int64) (Event, error) { return t.Act(seat, Raise, to) }
+
+// CanAllIn reports whether seat may put in every chip now: a call, bet or raise all-in.
+func (t *Table) CanAllIn(seat int) bool { return t.verify(seat, AllIn, 0).code == okAction }
+
+// VerifyAllIn says why seat may not go all-in now, or nil.
+func (t *Table) VerifyAllIn(seat int) error { return t.verify(seat, AllIn, 0).err(seat) }
+
+// AllIn puts every chip of seat in.
+func (t *Table) AllIn(seat int) (Event, error) { return t.Act(seat, AllIn, 0) }
+
+// Act does action a for seat (to is the amount of a bet or the total of a raise) after verifying it,
+// and returns its event. An illegal action changes nothing and returns the rule it breaks. Advance
+// actions (A14) queued by the players after seat run before Act returns; their events are in the log.
+func (t *Table) Act(seat int, a Action, to int64) (Event, error) {
+	if v := t.verify(seat, a, to); v.code != okAction {
+		return Event{}, v.err(seat)
+	}
+	e := t.apply(int8(seat), a, to)
+	t.runAdvance()
+	return e, nil
+}
+
+// apply does a verified action.
+func (t *Table) apply(s int8, a Action, to int64) Event {
+	h := &t.h
+	e := Event{Seat: s, Round: h.round}
+	h.advance[s] = advance{}
+	switch a {
+	case Fold:
+		e.Kind = EvFold
+		h.acted[s] = true
+		t.foldSeat(s)
+		t.emit(e)
+		t.advanceTurn(s)
+		return e
+	case Check:
+		e.Kind = EvCheck
+		h.acted[s], h.actedTo[s] = true, h.currentBet
+		t.emit(e)
+		t.advanceTurn(s)
+		return e
+	case Call:
+		e.Kind = EvCall
+		e.Amount = t.pay(s, h.currentBet-h.bet[s])
+		e.To, e.AllIn = h.bet[s], h.allIn[s]
+		h.acted[s], h.actedTo[s] = true, h.currentBet
+		t.emit(e)
+		t.advanceTurn(s)
+		return e
+	case AllIn:
+		to = h.bet[s] + t.seats[s].stack
+		if to <= h.currentBet {
+			return t.apply(s, Call, 0)
+		}
+	}
+	// A bet or a raise (or an all-in that is one).
+	e.Kind = EvRaise
+	if h.currentBet == 0 {
+		e.Kind = EvBet
+	}
+	full := to >= t.MinRaiseTo()
+	e.Amount = t.pay(s, to-h.bet[s])
+	e.To, e.AllIn = to, h.allIn[s]
+	if full {
+		if size := to - h.currentBet; size > h.lastFullRaise {
+			h.lastFullRaise = size
+		}
+	}
+	h.currentBet = to
+	h.aggressor = s
+	h.acted[s], h.actedTo[s] = true, to
+	t.emit(e)
+	t.advanceTurn(s)
+	return e
+}
+
+// Legal lists what the player to act may do, with the amounts (A16 for the player).
+type Legal struct {
+	Seat                          int
+	Fold, Check, Call, Bet, Raise bool
+	AllIn                         bool
+	CallAmount                    int64 // chips a call puts in (all-in when short)
+	MinTo, MaxTo                  int64 // bounds of a bet or raise: the total bet in the round
+	Reopened                      bool  // the bet in front lets this player raise (A7)
+}
+
+// LegalActions returns what the player to act may do; Seat is -1 when nobody is to act.
+func (t *Table) LegalActions() Legal {
+	h := &t.h
+	if h.phase != Betting || h.toAct < 0 {
+		return Legal{Seat: -1}
+	}
+	s := h.toAct
+	l := Legal{Seat: int(s), Fold: true}
+	owed := h.currentBet - h.bet[s]
+	stack := t.seats[s].stack
+	max := h.bet[s] + stack
+	if owed <= 0 {
+		l.Check = true
+	} else {
+		l.Call = true
+		l.CallAmount = min(owed, stack)
+	}
+	l.Reopened = h.reopened(s)
+	if max > h.currentBet && l.Reopened && h.canAct >= 2 {
+		if h.currentBet == 0 {
+			l.Bet = true
+		} else {
+			l.Raise = true
+		}
+		l.MinTo, l.MaxTo = min(t.MinRaiseTo(), max), max
+	}
+	l.AllIn = l.Bet || l.Raise || (l.Call && stack <= owed)
+	return l
+}
+
+// ToAct returns the seat to act, or -1.
+func (t *Table) ToAct() int { return int(t.h.toAct) }
+
+// Round returns the betting round of the hand in progress.
+func (t *Table) Round() Round { return t.h.round }
+
+// Board returns the board cards dealt so far (a copy).
+func (t *Table) Board() []eval.Card { return append([]eval.Card(nil), t.h.board[:t.h.nBoard]...) }

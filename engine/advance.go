@@ -1,0 +1,120 @@
+package engine
+
+import "time"
+
+// AdvanceAction is an action a player queues before his turn (rule A14): online, "check/fold",
+// "call" and "fold" buttons.
+type AdvanceAction uint8
+
+const (
+	// AdvanceCheckFold checks if nothing is owed, folds otherwise.
+	AdvanceCheckFold AdvanceAction = iota + 1
+	// AdvanceCall calls the amount owed when it was queued (checks if that was nothing). A call out
+	// of turn can never become a raise.
+	AdvanceCall
+	// AdvanceFold folds.
+	AdvanceFold
+)
+
+// advance is a queued advance action and the action it was made against: the round and the bet to
+// match then.
+type advance struct {
+	kind   AdvanceAction
+	round  Round
+	facing int64
+}
+
+// QueueAdvance records seat's advance action. It runs when the turn reaches the seat only if no bet
+// or raise happened in between (A14); otherwise it is dropped and the player acts himself.
+func (t *Table) QueueAdvance(seat int, a AdvanceAction) error {
+	h := &t.h
+	if h.phase != Betting {
+		return ErrNoHand{Phase: h.phase}
+	}
+	if !t.validSeat(seat) || !h.dealt[seat] || h.folded[seat] || h.allIn[seat] {
+		return ErrBadSeat{Seat: seat, Reason: "not in the hand with chips to act"}
+	}
+	if a < AdvanceCheckFold || a > AdvanceFold {
+		return ErrBadSeat{Seat: seat, Reason: "unknown advance action"}
+	}
+	if int8(seat) == h.toAct {
+		return ErrBadSeat{Seat: seat, Reason: "it is this seat's turn: act now (rule A14)"}
+	}
+	h.advance[seat] = advance{kind: a, round: h.round, facing: h.currentBet}
+	return nil
+}
+
+// CancelAdvance drops seat's queued advance action.
+func (t *Table) CancelAdvance(seat int) {
+	if t.validSeat(seat) {
+		t.h.advance[seat] = advance{}
+	}
+}
+
+// runAdvance runs the queued advance actions of the players the turn reaches, in order.
+func (t *Table) runAdvance() {
+	h := &t.h
+	for h.phase == Betting && h.toAct >= 0 {
+		s := h.toAct
+		q := h.advance[s]
+		if q.kind == 0 {
+			return
+		}
+		h.advance[s] = advance{}
+		if q.round != h.round || q.facing != h.currentBet {
+			return // a bet or raise came in between: the advance action does not bind (A14)
+		}
+		owed := h.currentBet - h.bet[s]
+		switch {
+		case q.kind == AdvanceFold:
+			t.apply(s, Fold, 0)
+		case owed == 0:
+			t.apply(s, Check, 0)
+		case q.kind == AdvanceCall:
+			t.apply(s, Call, 0)
+		default:
+			t.apply(s, Fold, 0)
+		}
+	}
+}
+
+// ClockPolicy is the action clock of rule A15, as data: the caller keeps time.
+type ClockPolicy struct {
+	Think     time.Duration // before anyone may call the clock
+	Clock     time.Duration // once the clock is called
+	Countdown time.Duration // the final countdown
+	TimeBank  time.Duration // extra time a player may draw on
+}
+
+// DefaultClock is the seeds': 30 seconds, then 60 on the clock, then a 10-second countdown.
+var DefaultClock = ClockPolicy{Think: 30 * time.Second, Clock: 60 * time.Second, Countdown: 10 * time.Second}
+
+// Clock says who must act and since which action (a sequence number that grows with every turn),
+// so that the caller can time the player and report the expiry of exactly that turn.
+func (t *Table) Clock() (seat int, since int32) {
+	if t.h.phase != Betting || t.h.toAct < 0 {
+		return -1, t.h.seq
+	}
+	return int(t.h.toAct), t.h.seq
+}
+
+// TimeExpired reports that seat's time for the turn that began at since ran out (A15): the hand is
+// folded, or checked under ExpireCheckWhenFree when nothing is owed. A stale report (the player acted
+// meanwhile) is refused and changes nothing.
+func (t *Table) TimeExpired(seat int, since int32) (Event, error) {
+	if v := t.turn(seat); v.code != okAction {
+		return Event{}, v.err(seat)
+	}
+	if since != t.h.seq {
+		return Event{}, ErrStaleClock{Seat: seat, Since: since, Now: t.h.seq, Rule: "A15"}
+	}
+	s := int8(seat)
+	t.emit(Event{Kind: EvTimeExpired, Seat: s, Round: t.h.round})
+	a := Fold
+	if t.cfg.Expiry == ExpireCheckWhenFree && t.h.bet[s] == t.h.currentBet {
+		a = Check
+	}
+	e := t.apply(s, a, 0)
+	t.runAdvance()
+	return e, nil
+}

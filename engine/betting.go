@@ -1,0 +1,352 @@
+package engine
+
+import "github.com/pokerfloor/pokerfloor/eval"
+
+// needsAction reports whether seat s must still act in this round (rule A2): in the hand, not
+// all-in, and either it has not acted yet or it owes chips. A player alone with chips who owes
+// nothing has no decision to make.
+func (h *hand) needsAction(s int8) bool {
+	if !h.dealt[s] || h.folded[s] || h.allIn[s] {
+		return false
+	}
+	owes := h.bet[s] < h.currentBet
+	return owes || (!h.acted[s] && h.canAct >= 2)
+}
+
+// advanceTurn gives the turn to the first player after seat from who must act, or closes the round.
+func (t *Table) advanceTurn(from int8) {
+	h := &t.h
+	if h.phase != Betting {
+		return
+	}
+	if h.inHand == 1 {
+		t.finishUncontested()
+		return
+	}
+	s := from
+	for k := int8(0); k < t.n; k++ {
+		s = t.next(s)
+		if h.needsAction(s) {
+			h.toAct = s
+			h.seq++
+			return
+		}
+	}
+	t.endRound()
+}
+
+// endRound closes a betting round: the uncalled part of the last bet goes back, then the next street,
+// or the showdown.
+func (t *Table) endRound() {
+	h := &t.h
+	h.toAct = -1
+	t.returnUncalled()
+	if h.round == River || h.canAct <= 1 {
+		// Betting is over for the hand (A2). The showdown starts with the last aggressor (S5).
+		if h.aggressor >= 0 && !h.folded[h.aggressor] {
+			h.showFirst = h.aggressor
+		} else {
+			h.showFirst = t.nextInHand(h.button)
+		}
+		for s := int8(0); s < t.n; s++ {
+			if h.dealt[s] && !h.folded[s] && h.allIn[s] {
+				t.showAll() // betting closed with an all-in: every hand face up (S4)
+				break
+			}
+		}
+		for h.round < River {
+			h.round++
+			if !t.dealStreet() {
+				return
+			}
+		}
+		t.showdown()
+		return
+	}
+	h.round++
+	for s := range h.bet {
+		h.bet[s], h.acted[s], h.actedTo[s] = 0, false, 0
+	}
+	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
+	if !t.dealStreet() {
+		return
+	}
+	t.advanceTurn(h.button)
+}
+
+// dealStreet burns one card and deals the flop, turn or river (D3).
+func (t *Table) dealStreet() bool {
+	h := &t.h
+	burn, ok := t.draw()
+	if !ok {
+		return false
+	}
+	t.emit(Event{Kind: EvBurn, Round: h.round, N: 1, Cards: [5]eval.Card{burn}})
+	k := int8(1)
+	if h.round == Flop {
+		k = 3
+	}
+	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k)}
+	for i := int8(0); i < k; i++ {
+		c, ok := t.draw()
+		if !ok {
+			return false
+		}
+		h.board[h.nBoard] = c
+		h.nBoard++
+		e.Cards[i] = c
+	}
+	t.emit(e)
+	return true
+}
+
+// returnUncalled gives back the part of the round's largest bet that nobody matched.
+func (t *Table) returnUncalled() {
+	h := &t.h
+	top, first, second := int8(-1), int64(0), int64(0)
+	for s := int8(0); s < t.n; s++ {
+		b := h.bet[s]
+		if b > first {
+			top, first, second = s, b, first
+		} else if b > second {
+			second = b
+		}
+	}
+	if top < 0 || first == second {
+		return
+	}
+	x := first - second
+	h.bet[top] -= x
+	h.put[top] -= x
+	t.seats[top].stack += x
+	if h.allIn[top] {
+		h.allIn[top] = false
+		if !h.folded[top] {
+			h.canAct++
+		}
+	}
+	if h.currentBet > h.bet[top] {
+		h.currentBet = h.bet[top]
+	}
+	t.emit(Event{Kind: EvUncalled, Seat: top, Amount: x, Round: h.round})
+}
+
+// nextInHand returns the first seat after s, clockwise, still in the hand.
+func (t *Table) nextInHand(s int8) int8 {
+	for k := int8(0); k < t.n; k++ {
+		s = t.next(s)
+		if t.h.dealt[s] && !t.h.folded[s] {
+			return s
+		}
+	}
+	return -1
+}
+
+// showAll turns every hand still in face up, in showdown order (S4).
+func (t *Table) showAll() {
+	h := &t.h
+	s := h.showFirst
+	for k := int8(0); k < t.n; k++ {
+		if h.dealt[s] && !h.folded[s] && !h.shown[s] {
+			h.shown[s] = true
+			t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+		}
+		s = t.next(s)
+	}
+	h.allShown = true
+}
+
+// finishUncontested pushes the pot to the last player in the hand, who shows nothing.
+func (t *Table) finishUncontested() {
+	h := &t.h
+	h.toAct = -1
+	t.returnUncalled()
+	w := t.nextInHand(h.button)
+	total := h.potTotal()
+	t.seats[w].stack += total
+	h.result.Won[w] += total
+	h.result.Pots[0] = Pot{Amount: total, Eligible: 1 << uint(w), Winners: 1 << uint(w)}
+	h.result.NPots = 1
+	t.emit(Event{Kind: EvWin, Seat: w, Amount: total})
+	t.finishHand()
+}
+
+// Pot is a main or side pot: its chips, who may win it (a bit per seat) and who won it.
+type Pot struct {
+	Amount            int64
+	Eligible, Winners uint16
+}
+
+// pots splits the chips into the main pot and side pots (S3): each level of the players still in
+// makes a pot that those who put in at least that much may win. Dead money goes to the main pot.
+func (t *Table) pots(out *[MaxSeats + 1]Pot) int {
+	h := &t.h
+	var levels [MaxSeats]int64
+	nl := 0
+	for s := int8(0); s < t.n; s++ {
+		if !h.dealt[s] || h.folded[s] {
+			continue
+		}
+		v := h.put[s]
+		i := 0
+		for i < nl && levels[i] < v {
+			i++
+		}
+		if i < nl && levels[i] == v {
+			continue
+		}
+		copy(levels[i+1:nl+1], levels[i:nl])
+		levels[i] = v
+		nl++
+	}
+	np := 0
+	prev := int64(0)
+	var total int64
+	for _, lv := range levels[:nl] {
+		var p Pot
+		for s := int8(0); s < t.n; s++ {
+			if c := h.put[s]; c > prev {
+				p.Amount += min(c, lv) - prev
+			}
+			if h.dealt[s] && !h.folded[s] && h.put[s] >= lv {
+				p.Eligible |= 1 << uint(s)
+			}
+		}
+		if p.Amount == 0 && np > 0 {
+			continue
+		}
+		total += p.Amount
+		out[np] = p
+		np++
+		prev = lv
+	}
+	out[0].Amount += h.dead
+	total += h.dead
+	if rest := h.potTotal() - total; rest > 0 && np > 0 {
+		out[np-1].Amount += rest // chips folded above every live level (cannot happen after uncalled bets return)
+	}
+	return np
+}
+
+// showdown decides each pot separately (S3), winners show and losers muck in showdown order (S5,
+// S6), equal hands split with odd chips from the first seat after the button (S2).
+func (t *Table) showdown() {
+	h := &t.h
+	var board eval.CardSet
+	for i := int8(0); i < h.nBoard; i++ {
+		board = board.Add(h.board[i])
+	}
+	var value [MaxSeats]eval.Value
+	for s := int8(0); s < t.n; s++ {
+		if h.dealt[s] && !h.folded[s] {
+			value[s] = eval.EvalSet(board.Add(h.hole[s][0]).Add(h.hole[s][1]))
+		}
+	}
+	r := &h.result
+	r.NPots = t.pots(&r.Pots)
+	var winners uint16
+	for i := 0; i < r.NPots; i++ {
+		p := &r.Pots[i]
+		var best eval.Value
+		for s := int8(0); s < t.n; s++ {
+			if p.Eligible&(1<<uint(s)) != 0 {
+				if value[s] > best {
+					best, p.Winners = value[s], 0
+				}
+				if value[s] == best {
+					p.Winners |= 1 << uint(s)
+				}
+			}
+		}
+		winners |= p.Winners
+	}
+	if !h.allShown {
+		s := h.showFirst
+		for k := int8(0); k < t.n; k++ {
+			if h.dealt[s] && !h.folded[s] {
+				if winners&(1<<uint(s)) != 0 {
+					h.shown[s] = true
+					t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+				} else {
+					t.emit(Event{Kind: EvMuck, Seat: s})
+				}
+			}
+			s = t.next(s)
+		}
+	}
+	// Side pots first, the main pot last (003 r4).
+	for i := r.NPots - 1; i >= 0; i-- {
+		p := &r.Pots[i]
+		k := int64(bitsCount(p.Winners))
+		share, odd := p.Amount/k, p.Amount%k
+		s := h.button
+		for j := int8(0); j < t.n; j++ {
+			s = t.next(s)
+			if p.Winners&(1<<uint(s)) == 0 {
+				continue
+			}
+			amt := share
+			if odd > 0 {
+				amt++
+				odd--
+			}
+			t.seats[s].stack += amt
+			r.Won[s] += amt
+			t.emit(Event{Kind: EvWin, Seat: s, Amount: amt, Pot: uint8(i)})
+		}
+	}
+	t.finishHand()
+}
+
+func bitsCount(m uint16) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// finishHand reports eliminations (R7) and keeps the positions for the next hand (B4).
+func (t *Table) finishHand() {
+	h := &t.h
+	r := &h.result
+	r.Number = h.number
+	for s := int8(0); s < t.n; s++ {
+		if h.dealt[s] && t.seats[s].stack == 0 {
+			t.seats[s].state = Eliminated
+			r.Eliminated[r.NEliminated] = Elimination{Seat: int(s), ID: t.seats[s].id, StartingStack: h.startStack[s]}
+			r.NEliminated++
+			t.emit(Event{Kind: EvEliminated, Seat: s, Amount: h.startStack[s]})
+		}
+	}
+	for s := range h.put {
+		h.put[s], h.bet[s] = 0, 0
+	}
+	h.dead = 0
+	h.phase = Complete
+	h.toAct = -1
+	t.handNumber = h.number
+	t.holdButton = h.holdNext
+	t.button, t.sbSeat, t.bbSeat, t.played = h.button, h.sb, h.bb, true
+	t.emit(Event{Kind: EvHandEnd})
+}
+
+// Elimination is a player who lost every chip in a hand, with his stack at its start (rule R7).
+type Elimination struct {
+	Seat          int
+	ID            string
+	StartingStack int64
+}
+
+// Result describes a completed hand.
+type Result struct {
+	Number      int64
+	Pots        [MaxSeats + 1]Pot
+	NPots       int
+	Won         [MaxSeats]int64 // chips each seat took from the pot
+	Eliminated  [MaxSeats]Elimination
+	NEliminated int
+}
+
+// Result returns the outcome of the last completed hand.
+func (t *Table) Result() Result { return t.h.result }

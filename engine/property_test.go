@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"testing"
+)
+
+// playRandom plays one hand with random legal (and, when illegal is set, illegal) actions drawn from
+// rng, checking the invariants after every step: chips are conserved, no stack is negative, an
+// illegal action is refused and changes nothing. It returns the number of actions.
+func playRandom(t testing.TB, tb *Table, rng *SeededDeck, illegal bool) int {
+	total := tb.TotalChips()
+	if err := tb.StartHand(); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	steps := 0
+	for tb.Phase() == Betting {
+		steps++
+		if steps > 500 {
+			t.Fatalf("hand did not end after 500 actions")
+		}
+		if got := tb.TotalChips(); got != total {
+			t.Fatalf("chips not conserved: %d, want %d\n%v", got, total, tb.Log())
+		}
+		if illegal && rng.Intn(3) == 0 {
+			seat := rng.Intn(int(tb.n)+2) - 1
+			a := Action(rng.Intn(7))
+			to := int64(rng.Intn(30000)) - 100
+			before := tb.h
+			beforeLog := len(tb.log)
+			if tb.verify(seat, a, to).code != okAction {
+				if _, err := tb.Act(seat, a, to); err == nil {
+					t.Fatalf("verify refused %v %d by seat %d but Act did it", a, to, seat)
+				}
+				if tb.h != before || len(tb.log) != beforeLog {
+					t.Fatalf("illegal %v %d by seat %d changed the state", a, to, seat)
+				}
+				continue
+			}
+		}
+		l := tb.LegalActions()
+		var opts [6]Action
+		n := 0
+		if l.Fold {
+			opts[n] = Fold
+			n++
+		}
+		if l.Check {
+			opts[n] = Check
+			n++
+		}
+		if l.Call {
+			opts[n] = Call
+			n++
+		}
+		if l.Bet {
+			opts[n] = Bet
+			n++
+		}
+		if l.Raise {
+			opts[n] = Raise
+			n++
+		}
+		if l.AllIn {
+			opts[n] = AllIn
+			n++
+		}
+		a := opts[rng.Intn(n)]
+		var to int64
+		if a == Bet || a == Raise {
+			to = l.MinTo + int64(rng.Intn(int(l.MaxTo-l.MinTo+1)))
+		}
+		if _, err := tb.Act(l.Seat, a, to); err != nil {
+			t.Fatalf("legal %v %d by seat %d refused: %v\n%v", a, to, l.Seat, err, tb.Log())
+		}
+	}
+	if got := tb.TotalChips(); got != total {
+		t.Fatalf("chips not conserved at the end: %d, want %d", got, total)
+	}
+	for s := 0; s < int(tb.n); s++ {
+		if tb.Stack(s) < 0 {
+			t.Fatalf("seat %d has a negative stack", s)
+		}
+	}
+	return steps
+}
+
+func TestPropertyRandomHands(t *testing.T) {
+	rng := NewSeededDeck(42)
+	for table := 0; table < 300; table++ {
+		n := 2 + rng.Intn(9)
+		cfg := Config{Seats: n + rng.Intn(MaxSeats-n+1), AnteMode: AnteMode(rng.Intn(2)), ButtonRule: ButtonRule(rng.Intn(2)), ShortOpen: ShortOpenRule(rng.Intn(2))}
+		lv := Level{SmallBlind: 50, BigBlind: 100, Ante: int64(rng.Intn(3)) * 25}
+		tb, err := NewTable(cfg, lv, NewSeededDeck(uint64(table)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			st := PlayerState(Active)
+			if rng.Intn(8) == 0 {
+				st = SittingOut
+			}
+			if err := tb.Sit(i, "p", int64(1+rng.Intn(3000)), st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.SetButton(rng.Intn(cfg.Seats))
+		for hand := 0; hand < 200; hand++ {
+			players := 0
+			for s := 0; s < cfg.Seats; s++ {
+				if tb.candidate(int8(s)) {
+					players++
+				}
+			}
+			if players < 2 {
+				break
+			}
+			playRandom(t, tb, rng, rng.Intn(2) == 0)
+		}
+	}
+}
