@@ -8,7 +8,9 @@ import "fmt"
 // ErrNoHand: there is no hand in progress to act in.
 type ErrNoHand struct{ Phase Phase }
 
-func (e ErrNoHand) Error() string { return fmt.Sprintf("no hand is in progress (the table is %s)", e.Phase) }
+func (e ErrNoHand) Error() string {
+	return fmt.Sprintf("no hand is in progress (the table is %s)", e.Phase)
+}
 
 // ErrHandInProgress: seats, stacks, states and the button change only between hands.
 type ErrHandInProgress struct{ Rule string }
