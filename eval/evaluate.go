@@ -11,60 +11,53 @@ import (
 //
 // A holding's ranks are summed into one key (rankKeys, generated: every holding of up to seven cards
 // has its own sum), and a perfect hash of that sum finds the holding's Value in rankTable. Flushes,
-// which a rank sum cannot see, are caught by counting suits and read from flushTable by the flush
-// suit's 13-bit rank mask: with at most seven cards a flush beats anything the other cards could add.
+// which a rank sum cannot see, are read per suit: with at most seven cards only one suit can hold
+// five, and a flush then beats anything the other cards could add.
 //
 // Two ways in:
-//   - EvalSet reads a CardSet suit lane by suit lane: laneKeys[mask] is the key sum of one suit's
-//     ranks, with a flag when that suit holds five or more cards.
+//   - EvalSet reads a CardSet suit lane by suit lane: laneKeys[mask] holds one suit's rank-key sum in
+//     its low 32 bits and, when that suit alone holds five or more cards, the Value of its best flush
+//     above them. The four lanes add up to the hand's key sum and, above it, its flush if any.
 //   - Hand adds cards one at a time (cardKeys), so that enumeration adds only the cards that change.
 //
 // All tables are filled by init from the same plain hand-reading code that names the classes
 // (classOfCounts), in a few milliseconds.
 
 const (
-	// laneFlush is set in a lane key when that suit alone holds five or more cards. Key sums stay
-	// below 2^25, so four lanes' sums never reach it; at most one suit of seven cards can set it.
-	laneFlush = 1 << 31
-
 	// In a Hand's key, bits 32..47 count the cards of each suit, four bits a suit. handSuitBias adds
 	// 3 to each count, so that a suit with five or more cards sets the top bit of its nibble.
 	handSuitShift = 32
 	handSuitBias  = 0x3333 << handSuitShift
 	handFlushBits = 0x8888 << handSuitShift
 
-	rowMask = 1<<hashRowBits - 1
+	laneFlushShift = 32
+	rowMask        = 1<<hashRowBits - 1
 )
 
 var (
-	laneKeys   [1 << 13]uint32 // one suit's 13-bit rank mask → its rank-key sum, | laneFlush for 5+
-	flushTable [1 << 13]uint16 // a rank mask with 5 or more ranks → Value of its best flush
-	rankTable  [rankTableSize]uint16
-	cardKeys   [64]uint64 // a Card → its rank key | one count in its suit's nibble
+	laneKeys  [1 << 13]uint64 // one suit's 13-bit rank mask → rank-key sum | flush Value<<32
+	rankTable [rankTableSize]uint16
+	cardKeys  [64]uint64 // a Card → its rank key | one count in its suit's nibble
 )
 
 // TablesSize is the memory the evaluator's lookup tables take, in bytes.
-const TablesSize = len(laneKeys)*4 + len(flushTable)*2 + rankTableSize*2 + len(hashOffsets)*4 + len(cardKeys)*8
+const TablesSize = len(laneKeys)*8 + rankTableSize*2 + len(hashOffsets)*4 + len(cardKeys)*8
 
 func init() { buildTables() }
 
 func buildTables() {
 	classes() // the Values, in order
 	for m := range 1 << 13 {
-		var sum uint32
+		var sum uint64
+		var counts [13]uint8
 		for r := 0; r < 13; r++ {
 			if m&(1<<r) != 0 {
-				sum += rankKeys[r]
+				sum += uint64(rankKeys[r])
+				counts[r] = 1
 			}
 		}
-		n := bits.OnesCount(uint(m))
-		if n >= 5 {
-			sum |= laneFlush
-			var counts [13]uint8
-			for r := 0; r < 13; r++ {
-				counts[r] = uint8(m >> r & 1)
-			}
-			flushTable[m] = uint16(valueOfClass(classOfCounts(&counts, true)))
+		if bits.OnesCount(uint(m)) >= 5 {
+			sum |= uint64(valueOfClass(classOfCounts(&counts, true))) << laneFlushShift
 		}
 		laneKeys[m] = sum
 	}
@@ -90,24 +83,15 @@ func buildTables() {
 func rankSlot(sum uint32) uint32 { return sum>>hashRowBits + hashOffsets[sum&rowMask] }
 
 // EvalSet returns the Value of the best five-card hand in a set of 5, 6 or 7 cards. It is the fast
-// path: a few table lookups, no allocation. A set of another size is the caller's mistake; use
-// Evaluate, which checks, where the input is not known to be right.
+// path: five table lookups, no branch but the flush test, no allocation, small enough to inline. A set
+// of another size is the caller's mistake; use Evaluate, which checks, where the input is not known
+// to be right.
 func EvalSet(s CardSet) Value {
 	k := laneKeys[s&0x1fff] + laneKeys[s>>16&0x1fff] + laneKeys[s>>32&0x1fff] + laneKeys[s>>48&0x1fff]
-	if k&laneFlush != 0 {
-		return flushValue(s)
+	if flush := k >> laneFlushShift; flush != 0 {
+		return Value(flush)
 	}
-	return Value(rankTable[k>>hashRowBits+hashOffsets[k&rowMask]])
-}
-
-// flushValue reads the flush of the one suit holding five or more cards of s.
-func flushValue(s CardSet) Value {
-	for su := uint(0); su < 64; su += 16 {
-		if m := s >> su & 0x1fff; bits.OnesCount64(uint64(m)) >= 5 {
-			return Value(flushTable[m])
-		}
-	}
-	return 0
+	return Value(rankTable[uint32(k)>>hashRowBits+hashOffsets[k&rowMask]])
 }
 
 // Hand is a partial hand built a card at a time: the board, then each player's hole cards added to
@@ -141,8 +125,9 @@ func (h Hand) Len() int { return h.set.Len() }
 // Value returns the Value of a Hand of 5, 6 or 7 cards.
 func (h Hand) Value() Value {
 	if f := (h.key + handSuitBias) & handFlushBits; f != 0 {
-		suit := uint(bits.TrailingZeros64(f)-handSuitShift) / 4
-		return Value(flushTable[h.set>>(16*suit)&0x1fff])
+		// The flagged nibble names the flush suit: its top bit is bit 35+4*suit.
+		lane := uint(bits.TrailingZeros64(f)-handSuitShift-3) * 4
+		return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
 	}
 	k := uint32(h.key)
 	return Value(rankTable[k>>hashRowBits+hashOffsets[k&rowMask]])

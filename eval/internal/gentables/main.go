@@ -13,7 +13,7 @@
 //     row (2^rowBits rows) and its high bits its column; each row gets an offset so that its columns
 //     land on free slots of one shared table (first fit, fullest rows first: Tarjan and Yao's row
 //     displacement). Rows by low bits mix the dense middle of the sums over every row, which packs
-//     the table to about 90% full. A lookup is table[sum>>rowBits + offset[sum&(1<<rowBits-1)]].
+//     the table to about 91% full. A lookup is table[sum>>rowBits + offset[sum&(1<<rowBits-1)]].
 //
 // The table's contents (which hand each sum is) are not generated: the eval package fills them at
 // start-up from its own hand-reading code, so this file holds only numbers that are costly to search.
@@ -152,7 +152,20 @@ func displace(sums []uint32, rowBits uint) ([]uint32, int) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(i, j int) bool { return len(rows[order[i]]) > len(rows[order[j]]) })
+	// Fullest rows first; among equally full rows, the widest first, while there is room to fit them.
+	span := func(r int) uint32 {
+		if len(rows[r]) == 0 {
+			return 0
+		}
+		return rows[r][len(rows[r])-1] - rows[r][0]
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if len(rows[a]) != len(rows[b]) {
+			return len(rows[a]) > len(rows[b])
+		}
+		return span(a) > span(b)
+	})
 
 	used := make([]bool, 1<<25>>rowBits+len(sums)*8)
 	offsets := make([]uint32, nrows)
