@@ -103,16 +103,24 @@ func (t *Table) dealStreet() bool {
 // returnUncalled gives back the part of the round's largest bet that nobody matched.
 func (t *Table) returnUncalled() {
 	h := &t.h
-	top, first, second := int8(-1), int64(0), int64(0)
+	// The largest bet of a player still in, against the largest of everyone else (a folded or killed
+	// hand's bet is dead money and never comes back).
+	top, first := int8(-1), int64(0)
 	for s := int8(0); s < t.n; s++ {
-		b := h.bet[s]
-		if b > first {
-			top, first, second = s, b, first
-		} else if b > second {
-			second = b
+		if h.bet[s] > first && !h.folded[s] {
+			top, first = s, h.bet[s]
 		}
 	}
-	if top < 0 || first == second {
+	if top < 0 {
+		return
+	}
+	second := int64(0)
+	for s := int8(0); s < t.n; s++ {
+		if s != top && h.bet[s] > second {
+			second = h.bet[s]
+		}
+	}
+	if first <= second {
 		return
 	}
 	x := first - second

@@ -43,7 +43,6 @@ func mustStart(t testing.TB, tb *Table) {
 	}
 }
 
-
 // scripted builds a deck that deals holes[i] to the i-th player in dealing order (from the small
 // blind), then burns and deals board (up to five cards). Unused slots get cards not named.
 func scripted(holes []string, board string) *ScriptedDeck {

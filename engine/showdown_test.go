@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/eval"
+)
+
+// checkDown plays the hand to its end with checks and calls.
+func checkDown(t *testing.T, tb *Table) {
+	t.Helper()
+	for tb.Phase() == Betting {
+		s := tb.ToAct()
+		var err error
+		if tb.CanCheck(s) {
+			_, err = tb.Check(s)
+		} else {
+			_, err = tb.Call(s)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func kindsOf(log []Event, k EventKind) []Event {
+	var out []Event
+	for _, e := range log {
+		if e.Kind == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// rule D1: one 52-card deck; crypto/rand in production, a seeded generator for simulations.
+func TestRuleD1Deck(t *testing.T) {
+	for name, d := range map[string]DeckSource{"crypto": &CryptoDeck{}, "seeded": NewSeededDeck(9)} {
+		for round := 0; round < 3; round++ {
+			d.Shuffle()
+			var seen eval.CardSet
+			for i := 0; i < 52; i++ {
+				c := d.Draw()
+				if !c.Valid() || seen.Has(c) {
+					t.Fatalf("%s: card %d is %v, irregular", name, i, c)
+				}
+				seen = seen.Add(c)
+			}
+			if d.Draw().Valid() {
+				t.Fatalf("%s: a 53rd card", name)
+			}
+		}
+	}
+	a, b := NewSeededDeck(5), NewSeededDeck(5)
+	a.Shuffle()
+	b.Shuffle()
+	for i := 0; i < 52; i++ {
+		if a.Draw() != b.Draw() {
+			t.Fatal("the same seed dealt different decks")
+		}
+	}
+}
+
+// rule D2: two hole cards each, one at a time in two rounds, from the small blind.
+func TestRuleD2DealingOrder(t *testing.T) {
+	for _, c := range []struct {
+		stacks []int64
+		order  []int8
+	}{
+		{[]int64{1000, 1000, 1000, 1000}, []int8{0, 1, 2, 3, 0, 1, 2, 3}},
+		{[]int64{1000, 1000}, []int8{1, 0, 1, 0}}, // heads-up the button is the small blind
+	} {
+		tb := newTestTable(t, Config{}, lv50, nil, c.stacks...)
+		mustStart(t, tb)
+		holes := kindsOf(tb.Log(), EvHole)
+		if len(holes) != len(c.order) {
+			t.Fatalf("%d hole cards", len(holes))
+		}
+		for i, e := range holes {
+			if e.Seat != c.order[i] || e.N != 1 {
+				t.Fatalf("card %d to seat %d, want %d", i, e.Seat, c.order[i])
+			}
+		}
+	}
+}
+
+// rule D3: one card is burned before the flop, the turn and the river.
+func TestRuleD3Burns(t *testing.T) {
+	tb := newTestTable(t, Config{}, lv50, nil, 1000, 1000, 1000)
+	mustStart(t, tb)
+	checkDown(t, tb)
+	var seq []EventKind
+	for _, e := range tb.Log() {
+		if e.Kind == EvBurn || e.Kind == EvBoard {
+			seq = append(seq, e.Kind)
+		}
+	}
+	boards := kindsOf(tb.Log(), EvBoard)
+	if len(seq) != 6 || seq[0] != EvBurn || seq[2] != EvBurn || seq[4] != EvBurn || boards[0].N != 3 || boards[1].N != 1 || boards[2].N != 1 {
+		t.Fatalf("burns and boards %v", seq)
+	}
+}
+
+// rule D4: a void hand returns every chip to whoever bet it; the button does not move; an irregular
+// deck voids the hand by itself.
+func TestRuleD4Void(t *testing.T) {
+	tb := six(t, Config{})
+	run(t, tb, []step{{2, Raise, 300, ""}, {3, Call, 0, ""}})
+	button, number := tb.Button(), tb.HandNumber()
+	if err := tb.Void(); err != nil {
+		t.Fatal(err)
+	}
+	for s := 0; s < 6; s++ {
+		if tb.Stack(s) != 10000 {
+			t.Fatalf("seat %d has %d after the void", s, tb.Stack(s))
+		}
+	}
+	mustStart(t, tb)
+	if tb.Button() != button || tb.HandNumber() != number {
+		t.Fatalf("after a void: button %d hand %d, want %d and %d", tb.Button(), tb.HandNumber(), button, number)
+	}
+	if err := tb.Void(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Void(); err == nil {
+		t.Fatal("voided a hand that is not in progress")
+	}
+
+	// A duplicate card in the deck.
+	d := scripted([]string{"AsAh", "KsKh", "QsQh"}, "2c3c4c5c6c")
+	d.Cards[3] = d.Cards[0]
+	tb = newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
+	mustStart(t, tb)
+	if tb.Phase() != Voided || tb.Stack(0) != 1000 || tb.Stack(1) != 1000 {
+		t.Fatalf("irregular deck: phase %v stacks %d %d", tb.Phase(), tb.Stack(0), tb.Stack(1))
+	}
+}
+
+// rule D5: cards that were not dealt are never shown, and nobody sees another player's hole cards or
+// a burned card.
+func TestRuleD5NoUndealtCards(t *testing.T) {
+	d := scripted([]string{"AsAh", "KsKh", "QsQh"}, "2c3c4c5c6c")
+	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Check, 0, ""}, {0, Bet, 100, ""}, {1, Fold, 0, ""}, {2, Fold, 0, ""}})
+	// Dealt: 6 hole cards, a burn and the flop: the first 10 cards of the deck.
+	dealt := eval.NewCardSet(d.Cards[:10]...)
+	full := tb.View(FullView)
+	seen := eval.NewCardSet(full.Board[:full.NBoard]...)
+	for _, s := range full.Seats[:full.NSeats] {
+		if s.Known {
+			seen = seen.Add(s.Cards[0]).Add(s.Cards[1])
+		}
+	}
+	for _, e := range tb.EventsFor(FullView, nil) {
+		seen |= eval.NewCardSet(e.CardList()...)
+	}
+	if seen&^dealt != 0 {
+		t.Fatalf("undealt cards exposed: %v", seen&^dealt)
+	}
+	for _, viewer := range []int{0, 1, Spectator} {
+		v := tb.View(viewer)
+		for _, s := range v.Seats[:v.NSeats] {
+			if s.Known && s.Seat != viewer && !s.Shown {
+				t.Fatalf("viewer %d sees seat %d's cards", viewer, s.Seat)
+			}
+		}
+		for _, e := range tb.EventsFor(viewer, nil) {
+			if e.N > 0 && (e.Kind == EvBurn || e.Kind == EvHole && int(e.Seat) != viewer) {
+				t.Fatalf("viewer %d sees %v", viewer, e)
+			}
+		}
+	}
+}
+
+// rule S1: the best five of seven cards win.
+func TestRuleS1BestFive(t *testing.T) {
+	d := scripted([]string{"AhKh", "QsQd"}, "QhJhTh2c3d")
+	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000) // heads-up: seat 1 (button) dealt first
+	mustStart(t, tb)
+	checkDown(t, tb)
+	if tb.Stack(1) != 1100 {
+		t.Fatalf("the royal flush lost: stacks %d %d", tb.Stack(0), tb.Stack(1))
+	}
+}
+
+// rule S2: equal hands split; odd chips go to the winners from the first seat after the button.
+func TestRuleS2SplitOddChip(t *testing.T) {
+	lv := Level{SmallBlind: 25, BigBlind: 50}
+	d := scripted([]string{"9c8d", "2c3d", "2h3s"}, "AsKdQhJcTd")
+	tb := newTestTable(t, Config{}, lv, d, 1000, 1000, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {0, Fold, 0, ""}, {1, Check, 0, ""}})
+	checkDown(t, tb)
+	// Pot 125: the board plays for seats 1 and 2; seat 0 is first after the button but folded.
+	if tb.Stack(1) != 1000-50+63 || tb.Stack(2) != 1000-50+62 {
+		t.Fatalf("stacks %d %d, want the odd chip to seat 1", tb.Stack(1), tb.Stack(2))
+	}
+}
+
+// rule S3: side pots, each decided separately; a player wins only from pots his chips went into.
+func TestRuleS3SidePots(t *testing.T) {
+	// Seat 0 (100) has the best hand, seat 1 (300) the second, seat 2 (1000) the worst.
+	d := scripted([]string{"AsAh", "KsKh", "2c7d"}, "AdKd9h4c3s")
+	tb := newTestTable(t, Config{}, lv50, d, 100, 300, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, AllIn, 0, ""}, {0, Call, 0, ""}, {1, Call, 0, ""}})
+	r := tb.Result()
+	if tb.Phase() != Complete || r.NPots != 2 || r.Pots[0].Amount != 300 || r.Pots[1].Amount != 400 {
+		t.Fatalf("pots %+v", r.Pots[:r.NPots])
+	}
+	if tb.Stack(0) != 300 || tb.Stack(1) != 400 || tb.Stack(2) != 700 {
+		t.Fatalf("stacks %d %d %d", tb.Stack(0), tb.Stack(1), tb.Stack(2))
+	}
+	// Rule R7 (reported by the engine): eliminations carry the starting stack.
+	if r.NEliminated != 0 {
+		t.Fatalf("eliminated %v", r.Eliminated[:r.NEliminated])
+	}
+	d = scripted([]string{"2s3h", "KsKh", "2c7d"}, "AdKd9h4c3s")
+	tb = newTestTable(t, Config{}, lv50, d, 100, 300, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, AllIn, 0, ""}, {0, Call, 0, ""}, {1, Call, 0, ""}})
+	r = tb.Result()
+	if r.NEliminated != 1 || r.Eliminated[0].Seat != 0 || r.Eliminated[0].StartingStack != 100 || tb.Player(0).State != Eliminated {
+		t.Fatalf("eliminations %+v", r.Eliminated[:r.NEliminated])
+	}
+}
+
+// rule S4: once betting is closed with an all-in, every hand in the pot is shown face up.
+func TestRuleS4AllInFaceUp(t *testing.T) {
+	tb := newTestTable(t, Config{}, lv50, nil, 500, 1000, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {0, AllIn, 0, ""}, {1, Call, 0, ""}, {2, Call, 0, ""}})
+	// Two players still have chips: the flop comes and they bet on; nothing is shown yet.
+	if len(kindsOf(tb.Log(), EvShow)) != 0 {
+		t.Fatal("hands shown while betting goes on")
+	}
+	run(t, tb, []step{{1, AllIn, 0, ""}, {2, Call, 0, ""}})
+	log := tb.Log()
+	firstShow, firstTurn := -1, -1
+	for i, e := range log {
+		if e.Kind == EvShow && firstShow < 0 {
+			firstShow = i
+		}
+		if e.Kind == EvBoard && e.Round == Turn {
+			firstTurn = i
+		}
+	}
+	if len(kindsOf(log, EvShow)) != 3 || firstShow > firstTurn {
+		t.Fatalf("all-in hands not face up before the turn: %v", actionsOf(log))
+	}
+}
+
+// rule S5: the last player to bet or raise in the last round shows first; if all checked, the first
+// player after the button; then clockwise. Rule S6: winners show, losers muck.
+func TestRuleS5S6ShowdownOrder(t *testing.T) {
+	// Seat 2 bets the river and is called: it shows first. Seat 0 wins.
+	d := scripted([]string{"AsAh", "2c7d", "KsKh"}, "Ad9d9h4c3s")
+	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Fold, 0, ""}})
+	run(t, tb, []step{{0, Check, 0, ""}, {2, Check, 0, ""}, {0, Check, 0, ""}, {2, Check, 0, ""}})
+	run(t, tb, []step{{0, Check, 0, ""}, {2, Bet, 200, ""}, {0, Call, 0, ""}})
+	var sd []Event
+	for _, e := range tb.Log() {
+		if e.Kind == EvShow || e.Kind == EvMuck {
+			sd = append(sd, e)
+		}
+	}
+	if len(sd) != 2 || sd[0].Seat != 2 || sd[0].Kind != EvMuck || sd[1].Seat != 0 || sd[1].Kind != EvShow {
+		t.Fatalf("showdown %v", sd)
+	}
+	// Everyone checks the river: the first after the button (seat 0) is first.
+	d = scripted([]string{"2c7d", "AsAh", "KsKh"}, "Ad9d9h4c3s")
+	tb = newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
+	mustStart(t, tb)
+	checkDown(t, tb)
+	sd = sd[:0]
+	for _, e := range tb.Log() {
+		if e.Kind == EvShow || e.Kind == EvMuck {
+			sd = append(sd, e)
+		}
+	}
+	if len(sd) != 3 || sd[0].Seat != 0 || sd[0].Kind != EvMuck || sd[1].Seat != 1 || sd[1].Kind != EvShow || sd[2].Kind != EvMuck {
+		t.Fatalf("showdown %v", sd)
+	}
+}
+
+// rule S7: cards shown are shown to everyone.
+func TestRuleS7ShownToAll(t *testing.T) {
+	d := scripted([]string{"AsAh", "2c7d"}, "Kd9d9h4c3s")
+	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000)
+	mustStart(t, tb)
+	checkDown(t, tb)
+	for _, viewer := range []int{0, 1, Spectator} {
+		v := tb.View(viewer)
+		if !v.Seats[1].Known || !v.Seats[1].Shown || v.Seats[1].Cards != [2]eval.Card{eval.MustParseCard("As"), eval.MustParseCard("Ah")} {
+			t.Fatalf("viewer %d does not see the shown winner: %+v", viewer, v.Seats[1])
+		}
+		if viewer != 0 && v.Seats[0].Known {
+			t.Fatalf("viewer %d sees the mucked hand", viewer)
+		}
+	}
+}
