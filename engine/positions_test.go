@@ -129,8 +129,8 @@ func TestRuleB4ButtonMoves(t *testing.T) {
 func TestRuleB5Eliminations(t *testing.T) {
 	type pos struct{ button, sb, bb int }
 	cases := []struct {
-		name   string
-		rule   ButtonRule
+		name string
+		rule ButtonRule
 		out  int   // the seat eliminated after the first hand (button 4, sb 0, bb 1)
 		want []pos // the next hands; sb -1 is no small blind
 	}{
