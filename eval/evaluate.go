@@ -79,6 +79,9 @@ func buildTables() {
 	}
 }
 
+// rankValue is the Value of a holding with no flush, by its rank-key sum.
+func rankValue(sum uint32) Value { return Value(rankTable[rankSlot(sum)]) }
+
 // rankSlot is the perfect hash of a rank-key sum: its slot in rankTable.
 func rankSlot(sum uint32) uint32 { return sum>>hashRowBits + hashOffsets[sum&rowMask] }
 
@@ -129,8 +132,13 @@ func (h Hand) Value() Value {
 		lane := uint(bits.TrailingZeros64(f)-handSuitShift-3) * 4
 		return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
 	}
-	k := uint32(h.key)
-	return Value(rankTable[k>>hashRowBits+hashOffsets[k&rowMask]])
+	return rankValue(uint32(h.key))
+}
+
+// flushDrawn reports whether h holds four or more cards of one suit, so that one more card could
+// make a flush. With a bias of 4 a count of four reaches the top bit of its nibble.
+func (h Hand) flushDrawn() bool {
+	return (h.key+handSuitBias+0x1111<<handSuitShift)&handFlushBits != 0
 }
 
 // Evaluate returns the Value of the best five-card hand among 5, 6 or 7 distinct cards, and 0 (no
