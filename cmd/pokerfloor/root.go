@@ -59,6 +59,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(
 		newVersionCommand(),
 		newEvalCommand(),
+		newEquityCommand(v),
 	)
 	return root
 }
