@@ -568,3 +568,68 @@ func (t *Table) foldSeat(s int8) {
 		h.canAct--
 	}
 }
+
+// Reset empties the table for a new configuration and level, keeping its deck source and buffers:
+// a simulation or a replay reuses one Table for many tables without allocating.
+func (t *Table) Reset(cfg Config, level Level) error {
+	if cfg.Seats < 2 || cfg.Seats > MaxSeats {
+		return ErrBadConfig{Reason: "a table has 2 to 10 seats (rule T1)"}
+	}
+	if err := checkLevel(level); err != nil {
+		return err
+	}
+	if cfg.Clock == (ClockPolicy{}) {
+		cfg.Clock = DefaultClock
+	}
+	log := t.log[:0]
+	deck := t.deck
+	*t = Table{cfg: cfg, deck: deck, n: int8(cfg.Seats), level: level, button: -1, sbSeat: -1, bbSeat: -1, log: log}
+	t.h.toAct = -1
+	return nil
+}
+
+// SetDeck changes the deck source from the next hand on.
+func (t *Table) SetDeck(d DeckSource) error {
+	if t.h.phase == Betting {
+		return ErrHandInProgress{Rule: "D1"}
+	}
+	t.deck = d
+	return nil
+}
+
+// Header is what a hand's log needs besides its events to be replayed: the table's configuration
+// and level, and who sat where with what (Player events carry the stacks of those dealt in).
+type Header struct {
+	Config               Config
+	Level                Level
+	Number               int64
+	Button               int
+	SmallBlind, BigBlind int              // SmallBlind -1 when dead
+	Seats                [MaxSeats]Player // as they were when the hand started
+}
+
+// Header returns the header of the hand in progress or last played.
+func (t *Table) Header() Header {
+	h := &t.h
+	hd := Header{Config: t.cfg, Level: h.level, Number: h.number, Button: int(h.button), SmallBlind: -1, BigBlind: int(h.bb)}
+	if h.sbLive {
+		hd.SmallBlind = int(h.sb)
+	}
+	for s := 0; s < int(t.n); s++ {
+		p := t.seats[s]
+		hd.Seats[s] = Player{Seat: s, ID: p.id, Stack: h.startStack[s], State: h.startState[s], Occupied: p.occupied}
+	}
+	return hd
+}
+
+// Dealt reports whether seat s was dealt in the hand in progress or last played.
+func (t *Table) Dealt(s int) bool { return t.validSeat(s) && t.h.dealt[s] }
+
+// HoleCards returns seat s's hole cards in the hand in progress or last played. It is for the full
+// view and the hand history only: players see cards through View.
+func (t *Table) HoleCards(s int) [2]eval.Card {
+	if !t.validSeat(s) || !t.h.dealt[s] {
+		return [2]eval.Card{}
+	}
+	return t.h.hole[s]
+}

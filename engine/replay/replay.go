@@ -1,0 +1,313 @@
+// Package replay plays PHH hand histories (package phh) through the engine, and writes the hands the
+// engine plays as PHH.
+//
+// Replaying a hand sets up a table from the history's starting stacks, blinds and antes, deals the
+// cards it names (through a scripted deck, in the engine's own dealing order), and sends each action
+// through the engine's rules: an action the rule book forbids is an error. The engine then decides
+// the pots, and Check compares its final stacks with the history's finishing stacks.
+//
+// The package does no I/O: callers read the files.
+package replay
+
+import (
+	"fmt"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/phh"
+	"github.com/pokerfloor/pokerfloor/eval"
+)
+
+// Error says which action of a history the engine refused, or what else does not fit.
+type Error struct {
+	Action int    // index in the history's actions, -1 for the setup
+	Text   string // the action as written
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Action < 0 {
+		return "replay: " + e.Err.Error()
+	}
+	return fmt.Sprintf("replay: action %d %q: %v", e.Action+1, e.Text, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Replayer replays hands one after another, reusing its table and buffers: no allocation per hand
+// once warm. The zero value is ready. It is not safe for concurrent use.
+type Replayer struct {
+	table *engine.Table
+	deck  engine.ScriptedDeck
+	holes [engine.MaxSeats][2]eval.Card
+	known [engine.MaxSeats]bool
+	board []eval.Card
+}
+
+// Table returns the table of the last hand replayed: its stacks, log and result.
+func (r *Replayer) Table() *engine.Table { return r.table }
+
+// Replay plays h through the engine. After it the table holds the final stacks.
+func (r *Replayer) Replay(h *phh.Hand) error {
+	if err := r.setup(h); err != nil {
+		return &Error{Action: -1, Err: err}
+	}
+	t := r.table
+	if err := t.StartHand(); err != nil {
+		return &Error{Action: -1, Err: err}
+	}
+	if t.Phase() == engine.Voided {
+		return &Error{Action: -1, Err: fmt.Errorf("the deck is irregular (rule D4): a card appears twice")}
+	}
+	nboard := 0
+	for i, a := range h.ParsedActions {
+		var err error
+		switch a.Kind {
+		case phh.NoOp, phh.DealHole:
+			continue
+		case phh.DealBoard:
+			v := t.Board()
+			for _, c := range a.Cards {
+				if nboard >= len(v) || v[nboard] != c {
+					err = fmt.Errorf("the engine's board is %s at this point", eval.CardsString(v))
+					break
+				}
+				nboard++
+			}
+		case phh.Fold:
+			_, err = t.Fold(a.Player - 1)
+		case phh.CheckCall:
+			if t.CanCheck(a.Player - 1) {
+				_, err = t.Check(a.Player - 1)
+			} else {
+				_, err = t.Call(a.Player - 1)
+			}
+		case phh.CompleteBetRaise:
+			if t.LegalActions().Bet {
+				_, err = t.Bet(a.Player-1, a.Amount)
+			} else {
+				_, err = t.RaiseTo(a.Player-1, a.Amount)
+			}
+		case phh.ShowMuck:
+			// The engine shows winners and mucks losers itself (S4–S6); a shown hand must be the
+			// one dealt.
+			if t.Phase() == engine.Betting {
+				err = fmt.Errorf("the engine has not reached the showdown")
+			} else if len(a.Cards) == 2 && !a.Unknown {
+				hc := t.HoleCards(a.Player - 1)
+				if !(hc[0] == a.Cards[0] && hc[1] == a.Cards[1] || hc[0] == a.Cards[1] && hc[1] == a.Cards[0]) {
+					err = fmt.Errorf("shows %s but was dealt %s", eval.CardsString(a.Cards), eval.CardsString(hc[:]))
+				}
+			}
+		}
+		if err != nil {
+			return &Error{Action: i, Text: actionText(h, i), Err: err}
+		}
+	}
+	if t.Phase() != engine.Complete {
+		return &Error{Action: len(h.ParsedActions) - 1, Text: actionText(h, len(h.ParsedActions)-1),
+			Err: fmt.Errorf("the history ends before the hand does (the engine is at %v, seat %d to act)", t.Round(), t.ToAct())}
+	}
+	return nil
+}
+
+func actionText(h *phh.Hand, i int) string {
+	if i >= 0 && i < len(h.Actions) {
+		return h.Actions[i]
+	}
+	if i >= 0 && i < len(h.ParsedActions) {
+		return h.ParsedActions[i].String()
+	}
+	return ""
+}
+
+// FinishingStacks appends the final stacks of the last hand, in the history's player order.
+func (r *Replayer) FinishingStacks(dst []int64) []int64 {
+	n := r.table.Config().Seats
+	for s := 0; s < n; s++ {
+		dst = append(dst, r.table.Stack(s))
+	}
+	return dst
+}
+
+// Check replays h and compares the engine's final stacks with h's finishing stacks.
+func (r *Replayer) Check(h *phh.Hand) error {
+	if err := r.Replay(h); err != nil {
+		return err
+	}
+	if len(h.FinishingStacks) == 0 {
+		return &Error{Action: -1, Err: fmt.Errorf("the history has no finishing_stacks to check")}
+	}
+	for s, want := range h.FinishingStacks {
+		if got := r.table.Stack(s); got != want {
+			var buf [engine.MaxSeats]int64
+			return &Error{Action: -1, Err: fmt.Errorf("finishing stacks %v, the history says %v", r.FinishingStacks(buf[:0]), h.FinishingStacks)}
+		}
+	}
+	return nil
+}
+
+// setup prepares the table and the deck for h. Player pN sits in seat N-1 and the button on the last
+// seat: with three or more players p1 is the small blind, heads-up p1 is the big blind and p2 the
+// button, as PHH orders them.
+func (r *Replayer) setup(h *phh.Hand) error {
+	n := h.NumPlayers()
+	if h.Variant != "" && h.Variant != phh.Variant {
+		return fmt.Errorf("variant %q: only No-Limit Texas Hold'em (NT) is played", h.Variant)
+	}
+	if n < 2 || n > engine.MaxSeats {
+		return fmt.Errorf("%d players: a table seats 2 to %d", n, engine.MaxSeats)
+	}
+	if len(h.BlindsOrStraddles) != n || len(h.Antes) != n {
+		return fmt.Errorf("blinds_or_straddles and antes need one value a player")
+	}
+	sbAt, bbAt := 0, 1
+	if n == 2 {
+		sbAt, bbAt = 1, 0
+	}
+	lv := engine.Level{SmallBlind: h.BlindsOrStraddles[sbAt], BigBlind: h.BlindsOrStraddles[bbAt]}
+	for i, b := range h.BlindsOrStraddles {
+		if b != 0 && i != sbAt && i != bbAt {
+			return fmt.Errorf("straddles are not played (blinds_or_straddles %v)", h.BlindsOrStraddles)
+		}
+	}
+	if h.MinBet != lv.BigBlind {
+		return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4)", h.MinBet, lv.BigBlind)
+	}
+	cfg := engine.Config{Seats: n, ShortOpen: engine.ShortOpenPlusBlind}
+	uniform, bbOnly := true, true
+	for i, a := range h.Antes {
+		if a != h.Antes[0] {
+			uniform = false
+		}
+		if i != bbAt && a != 0 {
+			bbOnly = false
+		}
+	}
+	switch {
+	case uniform:
+		lv.Ante = h.Antes[0]
+		if lv.Ante > 0 && !h.AnteTrimmingStatus {
+			return fmt.Errorf("antes for everyone as dead money (ante_trimming_status false) are not a rule-book mode")
+		}
+	case bbOnly:
+		lv.Ante = h.Antes[bbAt]
+		cfg.AnteMode = engine.AnteBigBlind
+		if h.AnteTrimmingStatus {
+			return fmt.Errorf("a big-blind ante counted as a live bet (ante_trimming_status true) is not a rule-book mode")
+		}
+	default:
+		return fmt.Errorf("antes %v: either everyone antes the same or only the big blind does (rule B2)", h.Antes)
+	}
+	if r.table == nil {
+		t, err := engine.NewTable(cfg, lv, &r.deck)
+		if err != nil {
+			return err
+		}
+		r.table = t
+	} else if err := r.table.Reset(cfg, lv); err != nil {
+		return err
+	}
+	t := r.table
+	for i, st := range h.StartingStacks {
+		id := ""
+		if i < len(h.Players) {
+			id = h.Players[i]
+		}
+		if err := t.Sit(i, id, st, engine.Active); err != nil {
+			return err
+		}
+	}
+	if err := t.SetButton(n - 1); err != nil {
+		return err
+	}
+	return r.script(h, n)
+}
+
+// script lays the deck in the engine's dealing order: hole cards one at a time from the small blind
+// (D2), then a burn before the flop, the turn and the river (D3). Cards the history does not name
+// (burns, unknown hole cards, an unfinished board) are filled with cards it does not use.
+func (r *Replayer) script(h *phh.Hand, n int) error {
+	var used eval.CardSet
+	r.board = r.board[:0]
+	for i := 0; i < n; i++ {
+		r.known[i] = false
+	}
+	take := func(c eval.Card) error {
+		if used.Has(c) {
+			return fmt.Errorf("card %s appears twice (rule D4)", c)
+		}
+		used = used.Add(c)
+		return nil
+	}
+	for _, a := range h.ParsedActions {
+		switch {
+		case a.Kind == phh.DealHole && len(a.Cards) == 2 && !a.Unknown, a.Kind == phh.ShowMuck && len(a.Cards) == 2 && !a.Unknown:
+			p := a.Player - 1
+			if p < 0 || p >= n {
+				return fmt.Errorf("no player p%d", a.Player)
+			}
+			if r.known[p] {
+				if a.Kind == phh.ShowMuck {
+					continue // checked against the deal when replayed
+				}
+				return fmt.Errorf("p%d is dealt twice", a.Player)
+			}
+			r.holes[p] = [2]eval.Card{a.Cards[0], a.Cards[1]}
+			r.known[p] = true
+			for _, c := range a.Cards {
+				if err := take(c); err != nil {
+					return err
+				}
+			}
+		case a.Kind == phh.DealBoard:
+			for _, c := range a.Cards {
+				if err := take(c); err != nil {
+					return err
+				}
+				r.board = append(r.board, c)
+			}
+		}
+	}
+	if len(r.board) > 5 {
+		return fmt.Errorf("%d board cards", len(r.board))
+	}
+	next := 0
+	spare := func() eval.Card {
+		for ; next < eval.NumCards; next++ {
+			if c := eval.CardFromIndex(next); !used.Has(c) {
+				used = used.Add(c)
+				return c
+			}
+		}
+		return 0xff
+	}
+	for p := 0; p < n; p++ {
+		if !r.known[p] {
+			r.holes[p] = [2]eval.Card{spare(), spare()}
+		}
+	}
+	cards := r.deck.Cards[:0]
+	first := 0
+	if n == 2 {
+		first = 1 // heads-up the button is the small blind and is dealt first
+	}
+	for round := 0; round < 2; round++ {
+		for k := 0; k < n; k++ {
+			cards = append(cards, r.holes[(first+k)%n][round])
+		}
+	}
+	b := 0
+	for _, street := range [3]int{3, 1, 1} {
+		cards = append(cards, spare())
+		for j := 0; j < street; j++ {
+			if b < len(r.board) {
+				cards = append(cards, r.board[b])
+				b++
+			} else {
+				cards = append(cards, spare())
+			}
+		}
+	}
+	r.deck.Cards = cards
+	return nil
+}
