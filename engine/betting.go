@@ -319,8 +319,9 @@ func (t *Table) finishHand() {
 	h := &t.h
 	r := &h.result
 	r.Number = h.number
-	for s := int8(0); s < t.n; s++ {
-		if h.dealt[s] && t.seats[s].stack == 0 {
+	s := h.button
+	for k := int8(0); k < t.n; k++ {
+		if s = t.next(s); h.dealt[s] && t.seats[s].stack == 0 {
 			t.seats[s].state = Eliminated
 			r.Eliminated[r.NEliminated] = Elimination{Seat: int(s), ID: t.seats[s].id, StartingStack: h.startStack[s]}
 			r.NEliminated++

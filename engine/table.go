@@ -397,13 +397,35 @@ func (t *Table) StartHand() error {
 	if t.h.phase == Betting {
 		return ErrHandInProgress{Rule: "B3"}
 	}
-	if t.levelPending {
-		t.level, t.levelPending = t.pendingLevel, false
-	}
 	t.nextHold = false
 	button, sb, bb, sbLive, err := t.positions()
 	if err != nil {
 		return err
+	}
+	return t.deal(button, sb, bb, sbLive)
+}
+
+// StartHandAt deals the next hand with the button and blinds given rather than moved by B4–B6: for
+// replays of hand histories and for restoring a table. sb is -1 for a hand without a small blind.
+func (t *Table) StartHandAt(button, sb, bb int) error {
+	if t.h.phase == Betting {
+		return ErrHandInProgress{Rule: "B3"}
+	}
+	if !t.validSeat(button) || !t.validSeat(bb) || !t.candidate(int8(bb)) || sb >= 0 && (!t.validSeat(sb) || !t.candidate(int8(sb))) {
+		return ErrBadConfig{Reason: "the button and blinds must be seats, the blinds seats of players with chips"}
+	}
+	sbLive := sb >= 0
+	if !sbLive {
+		sb = button
+	}
+	t.nextHold = false
+	return t.deal(int8(button), int8(sb), int8(bb), sbLive)
+}
+
+// deal starts a hand with the positions decided.
+func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
+	if t.levelPending {
+		t.level, t.levelPending = t.pendingLevel, false
 	}
 	h := &t.h
 	*h = hand{}
@@ -417,6 +439,9 @@ func (t *Table) StartHand() error {
 
 	// Who is dealt in: every candidate but a newcomer between the button and the small blind (B7).
 	gapEnd := sb
+	if !sbLive {
+		gapEnd = bb
+	}
 	for s := int8(0); s < t.n; s++ {
 		h.startState[s] = t.seats[s].state
 		h.startStack[s] = t.seats[s].stack
@@ -455,8 +480,9 @@ func (t *Table) StartHand() error {
 	// Forced bets: antes then blinds (B2 everyone), or the big blind then its ante (B2 bigBlind).
 	lv := h.level
 	if lv.Ante > 0 && t.cfg.AnteMode == AnteEveryone {
-		for s := int8(0); s < t.n; s++ {
-			if h.dealt[s] {
+		s := h.button
+		for k := int8(0); k < t.n; k++ {
+			if s = t.next(s); h.dealt[s] {
 				amt := t.pay(s, lv.Ante)
 				t.emit(Event{Kind: EvAnte, Seat: s, Amount: amt, AllIn: h.allIn[s]})
 			}
@@ -493,7 +519,7 @@ func (t *Table) StartHand() error {
 	// Two hole cards each, one at a time, from the small blind (D2).
 	t.deck.Shuffle()
 	first := h.sb
-	if !h.dealt[first] {
+	if !h.sbLive || !h.dealt[first] {
 		first = t.nextDealt(h.button)
 	}
 	for c := 0; c < 2; c++ {

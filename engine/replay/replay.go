@@ -41,6 +41,7 @@ type Replayer struct {
 	holes [engine.MaxSeats][2]eval.Card
 	known [engine.MaxSeats]bool
 	board []eval.Card
+	sb, bb int
 }
 
 // Table returns the table of the last hand replayed: its stacks, log and result.
@@ -52,7 +53,7 @@ func (r *Replayer) Replay(h *phh.Hand) error {
 		return &Error{Action: -1, Err: err}
 	}
 	t := r.table
-	if err := t.StartHand(); err != nil {
+	if err := t.StartHandAt(t.Config().Seats-1, r.sb, r.bb); err != nil {
 		return &Error{Action: -1, Err: err}
 	}
 	if t.Phase() == engine.Voided {
@@ -161,17 +162,25 @@ func (r *Replayer) setup(h *phh.Hand) error {
 		return fmt.Errorf("blinds_or_straddles and antes need one value a player")
 	}
 	sbAt, bbAt := 0, 1
-	if n == 2 {
+	switch {
+	case n == 2:
 		sbAt, bbAt = 1, 0
+	case h.BlindsOrStraddles[1] == 0:
+		sbAt, bbAt = -1, 0 // no small blind (a dead one, rule B5): p1 is the big blind
 	}
-	lv := engine.Level{SmallBlind: h.BlindsOrStraddles[sbAt], BigBlind: h.BlindsOrStraddles[bbAt]}
+	lv := engine.Level{BigBlind: h.BlindsOrStraddles[bbAt]}
+	if sbAt >= 0 {
+		lv.SmallBlind = h.BlindsOrStraddles[sbAt]
+	} else {
+		lv.SmallBlind = lv.BigBlind / 2 // not posted
+	}
 	for i, b := range h.BlindsOrStraddles {
 		if b != 0 && i != sbAt && i != bbAt {
 			return fmt.Errorf("straddles are not played (blinds_or_straddles %v)", h.BlindsOrStraddles)
 		}
 	}
-	if h.MinBet != lv.BigBlind {
-		return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4)", h.MinBet, lv.BigBlind)
+	if bb := lv.BigBlind; h.MinBet != bb {
+		return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4)", h.MinBet, bb)
 	}
 	cfg := engine.Config{Seats: n, ShortOpen: engine.ShortOpenPlusBlind}
 	uniform, bbOnly := true, true
@@ -217,9 +226,18 @@ func (r *Replayer) setup(h *phh.Hand) error {
 			return err
 		}
 	}
-	if err := t.SetButton(n - 1); err != nil {
-		return err
+	if v, ok := h.Extra[SittingOutField].([]any); ok {
+		for _, x := range v {
+			p, ok := x.(int64)
+			if !ok || p < 1 || int(p) > n {
+				return fmt.Errorf("%s: %v is not a player number", SittingOutField, x)
+			}
+			if err := t.SetState(int(p-1), engine.SittingOut); err != nil {
+				return err
+			}
+		}
 	}
+	r.sb, r.bb = sbAt, bbAt
 	return r.script(h, n)
 }
 
