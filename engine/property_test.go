@@ -118,3 +118,47 @@ func TestPropertyRandomHands(t *testing.T) {
 		}
 	}
 }
+
+// The event log with its header replays every hand exactly, voided ones and expired clocks included.
+func TestLogReplaysExactly(t *testing.T) {
+	rng := NewSeededDeck(77)
+	for table := 0; table < 40; table++ {
+		n := 2 + rng.Intn(9)
+		cfg := Config{Seats: n, AnteMode: AnteMode(rng.Intn(2)), ButtonRule: ButtonRule(rng.Intn(2))}
+		tb, _ := NewTable(cfg, Level{SmallBlind: 50, BigBlind: 100, Ante: 20}, NewSeededDeck(uint64(table)))
+		for i := 0; i < n; i++ {
+			tb.Sit(i, "p", int64(100+rng.Intn(5000)), Active)
+		}
+		tb.SetButton(0)
+		for hand := 0; hand < 50; hand++ {
+			if tb.StartHand() != nil {
+				break
+			}
+			hd := tb.Header()
+			for tb.Phase() == Betting {
+				l := tb.LegalActions()
+				switch k := rng.Intn(12); {
+				case k == 0:
+					seat, since := tb.Clock()
+					tb.TimeExpired(seat, since)
+				case k == 1 && hand%7 == 3:
+					tb.Void()
+				case k < 4 && l.Call:
+					tb.Call(l.Seat)
+				case k < 6 && l.Raise:
+					tb.RaiseTo(l.Seat, l.MinTo)
+				case k < 7 && l.Bet:
+					tb.Bet(l.Seat, l.MaxTo)
+				case l.Check:
+					tb.Check(l.Seat)
+				default:
+					tb.Fold(l.Seat)
+				}
+			}
+			log := append([]Event(nil), tb.Log()...)
+			if _, err := Replay(hd, log); err != nil {
+				t.Fatalf("table %d hand %d: %v", table, hand, err)
+			}
+		}
+	}
+}

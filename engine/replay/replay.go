@@ -36,11 +36,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // Replayer replays hands one after another, reusing its table and buffers: no allocation per hand
 // once warm. The zero value is ready. It is not safe for concurrent use.
 type Replayer struct {
-	table *engine.Table
-	deck  engine.ScriptedDeck
-	holes [engine.MaxSeats][2]eval.Card
-	known [engine.MaxSeats]bool
-	board []eval.Card
+	table  *engine.Table
+	deck   engine.ScriptedDeck
+	holes  [engine.MaxSeats][2]eval.Card
+	known  [engine.MaxSeats]bool
+	board  []eval.Card
 	sb, bb int
 }
 
