@@ -222,7 +222,9 @@ type floorState struct {
 	byRank  []int // table index by rank in table-number order; nil when the input is already in order
 	rankOf  []int // the inverse of byRank
 	counts  []int
-	seats   map[int][]PlayerID
+	slot    []int32                  // by table index: 1 + the position in touched of its copied seats, 0 if none; nil until a move
+	touched [][]PlayerID             // the seats of the tables the plan has changed
+	arena   []PlayerID               // backing for those copies, carved a table at a time
 	buckets [MaxTableSize + 1]bitset // buckets[c]: ranks of the open tables with c players
 	sizes   [MaxTableSize + 1]int    // how many tables each bucket holds
 	free    int                      // free seats at open tables
@@ -293,22 +295,27 @@ func (st *floorState) index(r int) int {
 // table is table i as the plan has left it so far.
 func (st *floorState) table(i int) Table {
 	t := st.tables[i]
-	if s, ok := st.seats[i]; ok {
-		t.Seats = s
+	if st.slot != nil && st.slot[i] != 0 {
+		t.Seats = st.touched[st.slot[i]-1]
 	}
 	return t
 }
 
 func (st *floorState) setSeat(i int, s Seat, p PlayerID) {
-	seats, ok := st.seats[i]
-	if !ok {
-		if st.seats == nil {
-			st.seats = make(map[int][]PlayerID)
-		}
-		seats = slices.Clone(st.tables[i].Seats)
-		st.seats[i] = seats
+	if st.slot == nil {
+		st.slot = make([]int32, len(st.tables))
 	}
-	seats[s-1] = p
+	if st.slot[i] == 0 {
+		n := len(st.tables[i].Seats)
+		if cap(st.arena)-len(st.arena) < n {
+			st.arena = make([]PlayerID, 0, max(64*MaxTableSize, 2*cap(st.arena)))
+		}
+		seats := append(st.arena[len(st.arena):len(st.arena):len(st.arena)+n], st.tables[i].Seats...)
+		st.arena = st.arena[:len(st.arena)+n]
+		st.touched = append(st.touched, seats)
+		st.slot[i] = int32(len(st.touched))
+	}
+	st.touched[st.slot[i]-1][s-1] = p
 }
 
 // recount moves table i from its bucket to the one for n players (0: closed).

@@ -56,3 +56,20 @@ func BenchmarkPlanTablesNothing10000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlanTablesBubbleRound10000: a hand-for-hand round busts one player at each of 1,000
+// tables at once: 1,000 free seats, so about a hundred tables break and the rest balance.
+func BenchmarkPlanTablesBubbleRound10000(b *testing.B) {
+	tables := benchTables()
+	for i := 0; i < 10000; i += 10 {
+		tables[i].Seats[4] = ""
+	}
+	r := NewSeededReader(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		plan, err := PlanTables(tables, Policy{}, r)
+		if err != nil || len(plan.Broken) < 100 {
+			b.Fatalf("plan of %d breaks, %v", len(plan.Broken), err)
+		}
+	}
+}

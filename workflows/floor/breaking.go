@@ -68,55 +68,68 @@ func (st *floorState) breakTable(i int, r io.Reader, plan *Plan) error {
 	st.open--
 	st.recount(i, 0)
 
-	// How many players each table receives: one at a time to the table with fewest players.
-	var from []Seat
+	// How many players each table receives: one at a time to the table with fewest players. A
+	// table has at most MaxTableSize players, so fixed arrays hold the work.
+	var from [MaxTableSize]Seat
+	nfrom := 0
 	for s, p := range t.Seats {
 		if p != "" {
-			from = append(from, Seat(s+1))
+			from[nfrom] = Seat(s + 1)
+			nfrom++
 		}
 	}
-	receive := make(map[int]int)
-	for range from {
+	type share struct{ table, count int }
+	var receive [MaxTableSize]share
+	nrecv := 0
+	for range nfrom {
 		j := st.fewestWithFreeSeat()
 		if j < 0 {
 			return ruleErr("R4", "table %d cannot break: no free seat left", t.ID)
 		}
-		receive[j]++
+		k := 0
+		for k < nrecv && receive[k].table != j {
+			k++
+		}
+		if k == nrecv {
+			receive[k] = share{table: j}
+			nrecv++
+		}
+		receive[k].count++
 		st.recount(j, st.counts[j]+1) // counted now, seated below
 		st.free--
 	}
-	targets := make([]int, 0, len(receive))
-	for j := range receive {
-		targets = append(targets, j)
-	}
-	slices.SortFunc(targets, func(a, b int) int { return st.rank(a) - st.rank(b) })
+	slices.SortFunc(receive[:nrecv], func(a, b share) int { return st.rank(a.table) - st.rank(b.table) })
 
 	// The seat cards: at each receiving table, its share drawn among its free seats.
 	type card struct {
 		table int
 		seat  Seat
 	}
-	cards := make([]card, 0, len(from))
-	for _, j := range targets {
-		var free []Seat
-		for s, p := range st.table(j).Seats {
+	var cards [MaxTableSize]card
+	ncards := 0
+	for _, rc := range receive[:nrecv] {
+		var free [MaxTableSize]Seat
+		nfree := 0
+		for s, p := range st.table(rc.table).Seats {
 			if p == "" {
-				free = append(free, Seat(s+1))
+				free[nfree] = Seat(s + 1)
+				nfree++
 			}
 		}
-		for k := 0; k < receive[j]; k++ {
-			u, err := uniformInt(r, len(free)-k)
+		for k := 0; k < rc.count; k++ {
+			u, err := uniformInt(r, nfree-k)
 			if err != nil {
 				return err
 			}
 			free[k], free[k+u] = free[k+u], free[k]
-			cards = append(cards, card{j, free[k]})
+			cards[ncards] = card{rc.table, free[k]}
+			ncards++
 		}
 	}
-	if err := shuffle(r, len(cards), func(a, b int) { cards[a], cards[b] = cards[b], cards[a] }); err != nil {
+	if err := shuffle(r, ncards, func(a, b int) { cards[a], cards[b] = cards[b], cards[a] }); err != nil {
 		return err
 	}
-	for k, s := range from {
+	for k, s := range from[:nfrom] {
 		c := cards[k]
 		p := t.Seats[s-1]
 		st.setSeat(i, s, "")
