@@ -91,10 +91,10 @@ func rankSlot(sum uint32) uint32 { return sum>>hashRowBits + hashOffsets[sum&row
 // to be right.
 func EvalSet(s CardSet) Value {
 	k := laneKeys[s&0x1fff] + laneKeys[s>>16&0x1fff] + laneKeys[s>>32&0x1fff] + laneKeys[s>>48&0x1fff]
-	if flush := k >> laneFlushShift; flush != 0 {
-		return Value(flush)
+	if k>>laneFlushShift == 0 {
+		return rankValue(uint32(k))
 	}
-	return Value(rankTable[uint32(k)>>hashRowBits+hashOffsets[k&rowMask]])
+	return Value(k >> laneFlushShift)
 }
 
 // Hand is a partial hand built a card at a time: the board, then each player's hole cards added to
