@@ -32,6 +32,13 @@ func Dir(t testing.TB) string {
 	return ""
 }
 
+// Find returns the shared test data folder as Dir finds it, or ok false when there is none; for
+// callers that can do without it, such as fuzz targets adding seeds.
+func Find() (dir string, ok bool) {
+	dir, _ = find()
+	return dir, dir != ""
+}
+
 // find returns the test data folder, or "" and a description of where it looked.
 func find() (dir, tried string) {
 	if env := os.Getenv(EnvVar); env != "" {
