@@ -63,8 +63,9 @@ type Plan struct {
 }
 
 // PlanTables is the floor's decision after a hand: first break every table that R4 closes, then
-// balance (R3). Tables with no players are taken as closed and ignored. r draws the broken tables'
-// players into their seats; it is not read when nothing breaks.
+// balance (R3). A table left with no players (its last player disqualified or moved by hand) is
+// listed in Broken first, with no moves. r draws the broken tables' players into their seats; it
+// is not read when nothing breaks.
 //
 // The caller applies the moves in order (ApplyPlan does it on the floor's copy) when each source
 // table is between hands, and asks again after the next hand: a plan made from a table that is
@@ -81,6 +82,11 @@ func PlanTables(tables []Table, p Policy, r io.Reader) (Plan, error) {
 		return Plan{}, err
 	}
 	var plan Plan
+	for r := range tables {
+		if i := st.index(r); st.counts[i] == 0 {
+			plan.Broken = append(plan.Broken, tables[i].ID)
+		}
+	}
 	for {
 		i, ok := st.tableToBreak()
 		if !ok {

@@ -106,3 +106,15 @@ func TestPlanTablesBreaksThenBalancesR3R4(t *testing.T) { // rules R3, R4
 		t.Fatalf("plan %+v, %v", plan, err)
 	}
 }
+
+func TestPlanTablesClosesEmptyTablesR4(t *testing.T) { // rule R4: an empty table is closed
+	tables := tablesOf(9, 8, 0, 8, 0)
+	plan, err := PlanTables(tables, Policy{}, nil)
+	if err != nil || !slices.Equal(plan.Broken, []TableID{2, 4}) || len(plan.Moves) != 0 {
+		t.Fatalf("plan %+v, %v", plan, err)
+	}
+	after, err := ApplyPlan(tables, plan)
+	if err != nil || len(after) != 2 {
+		t.Fatalf("tables %v, %v", after, err)
+	}
+}
