@@ -82,8 +82,8 @@ func PlanTables(tables []Table, p Policy, r io.Reader) (Plan, error) {
 		return Plan{}, err
 	}
 	var plan Plan
-	for r := range tables {
-		if i := st.index(r); st.counts[i] == 0 {
+	for rank := range tables {
+		if i := st.index(rank); st.counts[i] == 0 {
 			plan.Broken = append(plan.Broken, tables[i].ID)
 		}
 	}
