@@ -26,18 +26,16 @@ func (a Action) String() string {
 // violation is why an action is illegal, kept small so that CanX costs no allocation; VerifyX turns
 // it into an error value.
 type violation struct {
-	code   uint8
-	a, b   int64
-	c      int64
-	toAct  int8
-	phase  Phase
-	reason string
+	code  uint8
+	toAct int8
+	phase Phase
+	a, b  int64
+	c     int64
 }
 
 const (
 	okAction uint8 = iota
 	vNoHand
-	vBadSeat
 	vNotYourTurn
 	vCannotCheck
 	vNothingToCall
@@ -49,6 +47,10 @@ const (
 	vNotReopened
 	vNoOpponent
 	vNotEnoughChips
+	vNotDealt
+	vFolded
+	vIsAllIn
+	vUnknownAction
 )
 
 func (v violation) err(seat int) error {
@@ -57,8 +59,14 @@ func (v violation) err(seat int) error {
 		return nil
 	case vNoHand:
 		return ErrNoHand{Phase: v.phase}
-	case vBadSeat:
-		return ErrBadSeat{Seat: seat, Reason: v.reason}
+	case vNotDealt:
+		return ErrBadSeat{Seat: seat, Reason: "not dealt in this hand"}
+	case vFolded:
+		return ErrBadSeat{Seat: seat, Reason: "has folded"}
+	case vIsAllIn:
+		return ErrBadSeat{Seat: seat, Reason: "is all-in"}
+	case vUnknownAction:
+		return ErrBadSeat{Seat: seat, Reason: "unknown action"}
 	case vNotYourTurn:
 		return ErrNotYourTurn{Seat: seat, ToAct: int(v.toAct), Rule: "A1"}
 	case vCannotCheck:
@@ -92,13 +100,13 @@ func (t *Table) turn(seat int) violation {
 		return violation{code: vNoHand, phase: h.phase}
 	}
 	if !t.validSeat(seat) || !h.dealt[seat] {
-		return violation{code: vBadSeat, reason: "not dealt in this hand"}
+		return violation{code: vNotDealt}
 	}
 	if h.folded[seat] {
-		return violation{code: vBadSeat, reason: "has folded"}
+		return violation{code: vFolded}
 	}
 	if h.allIn[seat] {
-		return violation{code: vBadSeat, reason: "is all-in"}
+		return violation{code: vIsAllIn}
 	}
 	if int8(seat) != h.toAct {
 		return violation{code: vNotYourTurn, toAct: h.toAct}
@@ -195,7 +203,7 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		}
 		return violation{}
 	}
-	return violation{code: vBadSeat, reason: "unknown action"}
+	return violation{code: vUnknownAction}
 }
 
 // CanFold reports whether seat may fold now.

@@ -11,11 +11,10 @@ type EventKind uint8
 
 const (
 	EvHandStart   EventKind = iota + 1 // Amount: hand number; Seat: the button's seat
-	EvPlayer                           // a player dealt in: Seat, Amount: stack at the start
 	EvAnte                             // Seat posts an ante of Amount (dead money under AnteBigBlind)
 	EvSmallBlind                       // Seat posts the small blind, Amount
 	EvBigBlind                         // Seat posts the big blind, Amount
-	EvHole                             // Seat is dealt Cards[0] face down (rule D2)
+	EvHole                             // Seat was dealt Cards[:2] face down, one at a time in two rounds (D2)
 	EvKill                             // Seat's hand is killed at the deal: sitting out (T4, T5) or penalised (P3)
 	EvFold                             // Seat folds
 	EvCheck                            // Seat checks
@@ -34,7 +33,7 @@ const (
 	EvTimeExpired                      // Seat's clock expired (rule A15); the fold or check follows
 )
 
-var eventNames = [...]string{"", "hand", "player", "ante", "small blind", "big blind", "hole", "kill",
+var eventNames = [...]string{"", "hand", "ante", "small blind", "big blind", "hole", "kill",
 	"fold", "check", "call", "bet", "raise", "uncalled", "burn", "board", "show", "muck", "win",
 	"eliminated", "end", "void", "time expired"}
 
@@ -71,13 +70,11 @@ func (e Event) String() string {
 	switch e.Kind {
 	case EvHandStart:
 		return fmt.Sprintf("hand #%d, button seat %d", e.Amount, e.Seat)
-	case EvPlayer:
-		return fmt.Sprintf("seat %d plays with %d", e.Seat, e.Amount)
 	case EvAnte, EvSmallBlind, EvBigBlind:
 		return fmt.Sprintf("seat %d posts %s %d%s", e.Seat, e.Kind, e.Amount, allIn)
 	case EvHole:
 		if e.N == 0 {
-			return fmt.Sprintf("seat %d is dealt a card", e.Seat)
+			return fmt.Sprintf("seat %d is dealt two cards", e.Seat)
 		}
 		return fmt.Sprintf("seat %d is dealt %s", e.Seat, eval.CardsString(e.CardList()))
 	case EvKill:

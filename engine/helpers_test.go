@@ -93,7 +93,7 @@ func actionsOf(log []Event) []string {
 	var out []string
 	for _, e := range log {
 		switch e.Kind {
-		case EvHole, EvBurn, EvPlayer, EvHandStart:
+		case EvHole, EvBurn, EvHandStart:
 			continue
 		}
 		out = append(out, e.String())

@@ -10,10 +10,18 @@ import (
 // everything about a hand, and the way to audit one: the deck is scripted from the dealt cards of the
 // log, and every action goes through the rules again.
 func Replay(hd Header, log []Event) (*Table, error) {
+	// The deck in drawing order: the first hole card of each player, the second of each (D2), then
+	// burns and boards as they came.
 	var deck ScriptedDeck
+	for round := 0; round < 2; round++ {
+		for _, e := range log {
+			if e.Kind == EvHole {
+				deck.Cards = append(deck.Cards, e.Cards[round])
+			}
+		}
+	}
 	for _, e := range log {
-		switch e.Kind {
-		case EvHole, EvBurn, EvBoard:
+		if e.Kind == EvBurn || e.Kind == EvBoard {
 			deck.Cards = append(deck.Cards, e.Cards[:e.N]...)
 		}
 	}

@@ -67,18 +67,21 @@ func TestRuleD2DealingOrder(t *testing.T) {
 		stacks []int64
 		order  []int8
 	}{
-		{[]int64{1000, 1000, 1000, 1000}, []int8{0, 1, 2, 3, 0, 1, 2, 3}},
-		{[]int64{1000, 1000}, []int8{1, 0, 1, 0}}, // heads-up the button is the small blind
+		{[]int64{1000, 1000, 1000, 1000}, []int8{0, 1, 2, 3}},
+		{[]int64{1000, 1000}, []int8{1, 0}}, // heads-up the button is the small blind
 	} {
-		tb := newTestTable(t, Config{}, lv50, nil, c.stacks...)
+		deck := NewSeededDeck(3)
+		tb := newTestTable(t, Config{}, lv50, deck, c.stacks...)
 		mustStart(t, tb)
+		n := len(c.order)
+		drawn := deck.d.cards[:2*n]
 		holes := kindsOf(tb.Log(), EvHole)
-		if len(holes) != len(c.order) {
-			t.Fatalf("%d hole cards", len(holes))
+		if len(holes) != n {
+			t.Fatalf("%d hole events", len(holes))
 		}
 		for i, e := range holes {
-			if e.Seat != c.order[i] || e.N != 1 {
-				t.Fatalf("card %d to seat %d, want %d", i, e.Seat, c.order[i])
+			if e.Seat != c.order[i] || e.N != 2 || e.Cards[0] != drawn[i] || e.Cards[1] != drawn[n+i] {
+				t.Fatalf("seat %d got %v, want seat %d with the deck's cards %d and %d", e.Seat, e.CardList(), c.order[i], i, n+i)
 			}
 		}
 	}

@@ -471,11 +471,6 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 
 	t.emit(Event{Kind: EvHandStart, Seat: h.button, Amount: h.number})
-	for s := int8(0); s < t.n; s++ {
-		if h.dealt[s] {
-			t.emit(Event{Kind: EvPlayer, Seat: s, Amount: h.startStack[s]})
-		}
-	}
 
 	// Forced bets: antes then blinds (B2 everyone), or the big blind then its ante (B2 bigBlind).
 	lv := h.level
@@ -530,12 +525,16 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 				return nil
 			}
 			h.hole[s][c] = card
-			t.emit(Event{Kind: EvHole, Seat: s, N: 1, Cards: [5]eval.Card{card}})
 			s = t.nextDealt(s)
 		}
 	}
-	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
 	s := first
+	for k := int8(0); k < h.nDealt; k++ {
+		t.emit(Event{Kind: EvHole, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+		s = t.nextDealt(s)
+	}
+	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
+	s = first
 	for k := int8(0); k < h.nDealt; k++ {
 		if t.seats[s].state.absent() && h.inHand > 1 {
 			t.foldSeat(s)
