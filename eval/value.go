@@ -228,7 +228,7 @@ func classOfCounts(counts *[13]uint8, flush bool) class {
 		return class{Flush, topRanks(present, 5)}
 	}
 	// Ranks grouped by how many times they appear, each group highest first.
-	var quads, trips, pairs, singles []Rank
+	var quads, trips, pairs []Rank
 	for r := 12; r >= 0; r-- {
 		switch counts[r] {
 		case 4:
@@ -237,8 +237,6 @@ func classOfCounts(counts *[13]uint8, flush bool) class {
 			trips = append(trips, Rank(r))
 		case 2:
 			pairs = append(pairs, Rank(r))
-		case 1:
-			singles = append(singles, Rank(r))
 		}
 	}
 	kickers := func(n int, except ...Rank) []Rank {
