@@ -1,0 +1,99 @@
+// Package table runs one poker table between the tournament and the engine: it asks the tournament
+// (a Controller) what the table looks like before each hand, plays the hand with the engine and the
+// players' decisions (bots in simulations), and reports what the hand changed.
+//
+// The table keeps nothing that matters between hands: the Controller's State is the truth, so a
+// table process that dies mid-hand loses only that hand, which is void (rule D4), and a new process
+// takes up from the last acknowledged hand. The deck never leaves this package's process.
+//
+// It must never import the workflows: the tournament side comes in through Controller, which the
+// workflows implement and cmd wires in.
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+)
+
+// Directive says what a table does next.
+type Directive uint8
+
+const (
+	// Play deals the next hand (or the next Batch of hands).
+	Play Directive = iota
+	// Wait deals nothing for now: the tournament is paused or on a break, or the table waits for the
+	// others in hand-for-hand play. Ask again after State.WaitFor.
+	Wait
+	// Close ends the table: it was broken, or the tournament is over.
+	Close
+)
+
+var directiveNames = [...]string{"play", "wait", "close"}
+
+func (d Directive) String() string {
+	if int(d) < len(directiveNames) {
+		return directiveNames[d]
+	}
+	return "unknown"
+}
+
+// SeatState is one occupied seat between hands.
+type SeatState struct {
+	Seat   int                `json:"seat"` // 0-based
+	Player string             `json:"player"`
+	Stack  int64              `json:"stack"`
+	State  engine.PlayerState `json:"state"`
+}
+
+// State is a table as the tournament holds it before the next hand.
+type State struct {
+	TableID    string        `json:"tableID"`
+	Directive  Directive     `json:"directive"`
+	WaitFor    time.Duration `json:"waitFor,omitempty"`
+	HandNumber int64         `json:"handNumber"` // of the last hand acknowledged; the next is one more
+	Level      engine.Level  `json:"level"`      // applies from the next hand (rule B3)
+	Config     engine.Config `json:"config"`
+	Seats      []SeatState   `json:"seats"`
+	// Button is the seat the button was on in the last hand acknowledged, or, before the first
+	// hand, the seat the draw gave it (rule T3).
+	Button int `json:"button"`
+	// FirstHand is true until the table has played a hand: the button stays where it was drawn.
+	FirstHand bool `json:"firstHand"`
+	// Batch is how many hands the table may play before it reports: 1 in live play; more in a
+	// simulation at full speed, where a crash voids the hands not yet reported.
+	Batch int `json:"batch"`
+}
+
+// SeatStack is a player's stack at a seat.
+type SeatStack struct {
+	Seat   int    `json:"seat"`
+	Player string `json:"player"`
+	Stack  int64  `json:"stack"`
+}
+
+// HandResult is what one hand changed at a table.
+type HandResult struct {
+	TableID    string       `json:"tableID"`
+	HandNumber int64        `json:"handNumber"`
+	Voided     bool         `json:"voided,omitempty"` // rule D4: every chip went back
+	Button     int          `json:"button"`
+	Level      engine.Level `json:"level"`
+	Start      []SeatStack  `json:"start"` // stacks before the hand, every seat dealt in or not
+	End        []SeatStack  `json:"end"`   // stacks after it
+	// Eliminated lists the players left with no chips, with their stacks at the start of the hand
+	// (rule R7 places them by it).
+	Eliminated []engine.Elimination `json:"eliminated,omitempty"`
+	// History is the hand in PHH, for the record; empty where the tournament does not keep them.
+	History string `json:"history,omitempty"`
+}
+
+// Controller is the tournament's side of a table: a TableWorkflow behind a Temporal Update in
+// production and in the local run; a plain in-memory director for a table on its own.
+type Controller interface {
+	// Report acknowledges the hands played since the last call (none on the first call, nor after a
+	// restart) and returns the table's State for what comes next. Reporting a hand twice is
+	// harmless: the controller keys results by (table, hand number).
+	Report(ctx context.Context, tableID string, results []HandResult) (State, error)
+}
