@@ -11,15 +11,18 @@ func (p randomPlayer) act(t *Table) {
 	l := t.LegalActions()
 	var opts [6]Action
 	n := 0
-	for _, o := range [...]struct {
-		ok bool
-		a  Action
-	}{{l.Fold, Fold}, {l.Check, Check}, {l.Call, Call}, {l.Bet, Bet}, {l.Raise, Raise}, {l.AllIn, AllIn}} {
-		if o.ok {
-			opts[n] = o.a
+	add := func(ok bool, a Action) {
+		if ok {
+			opts[n] = a
 			n++
 		}
 	}
+	add(l.Fold, Fold)
+	add(l.Check, Check)
+	add(l.Call, Call)
+	add(l.Bet, Bet)
+	add(l.Raise, Raise)
+	add(l.AllIn, AllIn)
 	a := opts[p.rng.Intn(n)]
 	var to int64
 	if a == Bet || a == Raise {

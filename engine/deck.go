@@ -85,10 +85,15 @@ func (c *CryptoDeck) Draw() eval.Card {
 }
 
 // SeededDeck is a fast deterministic source for simulations and tests (rule D1: never in live
-// play). It uses SplitMix64; the same seed deals the same hands.
+// play). It uses SplitMix64; the same seed deals the same hands. It draws by rejection: six random
+// bits name one of 64 slots, a slot that is not a card left in the deck is drawn again, so each card
+// is uniform among those left without keeping an array of the deck.
 type SeededDeck struct {
-	d     deck52
 	state uint64
+	bits  uint64 // random bits not used yet
+	nbits uint
+	drawn eval.CardSet
+	n     int
 }
 
 // NewSeededDeck returns a deck source seeded with seed.
@@ -104,22 +109,44 @@ func (s *SeededDeck) Uint64() uint64 {
 	return z ^ (z >> 31)
 }
 
-// Intn returns a number in [0, n) for n > 0 (multiply-shift; the bias is below 2^-58 for a deck).
+// Intn returns a number in [0, n) for n > 0 (multiply-shift; the bias is below n/2^64).
 func (s *SeededDeck) Intn(n int) int {
 	hi, _ := bits.Mul64(s.Uint64(), uint64(n))
 	return int(hi)
 }
 
 // Shuffle starts a new hand's deck.
-func (s *SeededDeck) Shuffle() { s.d.reset() }
+func (s *SeededDeck) Shuffle() { s.drawn, s.n = 0, 0 }
+
+// slotCard maps six random bits to a card, or 0xff for the 12 slots past the deck.
+var slotCard = func() (m [64]eval.Card) {
+	for i := range m {
+		m[i] = 0xff
+		if i < eval.NumCards {
+			m[i] = eval.CardFromIndex(i)
+		}
+	}
+	return m
+}()
 
 // Draw deals the next card.
 func (s *SeededDeck) Draw() eval.Card {
-	left := eval.NumCards - s.d.next
-	if left == 0 {
+	if s.n >= eval.NumCards {
 		return 0xff
 	}
-	return s.d.draw(s.Intn(left))
+	for {
+		if s.nbits < 6 {
+			s.bits, s.nbits = s.Uint64(), 64
+		}
+		c := slotCard[s.bits&63]
+		s.bits >>= 6
+		s.nbits -= 6
+		if c != 0xff && !s.drawn.Has(c) {
+			s.drawn = s.drawn.Add(c)
+			s.n++
+			return c
+		}
+	}
 }
 
 // ScriptedDeck deals fixed cards in order: for replays and tests. Cards past the script are 0xff,

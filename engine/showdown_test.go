@@ -70,11 +70,15 @@ func TestRuleD2DealingOrder(t *testing.T) {
 		{[]int64{1000, 1000, 1000, 1000}, []int8{0, 1, 2, 3}},
 		{[]int64{1000, 1000}, []int8{1, 0}}, // heads-up the button is the small blind
 	} {
-		deck := NewSeededDeck(3)
-		tb := newTestTable(t, Config{}, lv50, deck, c.stacks...)
-		mustStart(t, tb)
 		n := len(c.order)
-		drawn := deck.d.cards[:2*n]
+		ref := NewSeededDeck(3)
+		ref.Shuffle()
+		drawn := make([]eval.Card, 2*n)
+		for i := range drawn {
+			drawn[i] = ref.Draw()
+		}
+		tb := newTestTable(t, Config{}, lv50, NewSeededDeck(3), c.stacks...)
+		mustStart(t, tb)
 		holes := kindsOf(tb.Log(), EvHole)
 		if len(holes) != n {
 			t.Fatalf("%d hole events", len(holes))

@@ -517,30 +517,34 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	if !h.sbLive || !h.dealt[first] {
 		first = t.nextDealt(h.button)
 	}
+	var order [MaxSeats]int8
+	s := first
+	for k := int8(0); k < h.nDealt; k++ {
+		order[k] = s
+		s = t.nextDealt(s)
+	}
 	for c := 0; c < 2; c++ {
-		s := first
-		for k := int8(0); k < h.nDealt; k++ {
+		for _, s := range order[:h.nDealt] {
 			card, ok := t.draw()
 			if !ok {
 				return nil
 			}
 			h.hole[s][c] = card
-			s = t.nextDealt(s)
 		}
 	}
-	s := first
-	for k := int8(0); k < h.nDealt; k++ {
+	absent := false
+	for _, s := range order[:h.nDealt] {
 		t.emit(Event{Kind: EvHole, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
-		s = t.nextDealt(s)
+		absent = absent || t.seats[s].state.absent()
 	}
 	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
-	s = first
-	for k := int8(0); k < h.nDealt; k++ {
-		if t.seats[s].state.absent() && h.inHand > 1 {
-			t.foldSeat(s)
-			t.emit(Event{Kind: EvKill, Seat: s})
+	if absent {
+		for _, s := range order[:h.nDealt] {
+			if t.seats[s].state.absent() && h.inHand > 1 {
+				t.foldSeat(s)
+				t.emit(Event{Kind: EvKill, Seat: s})
+			}
 		}
-		s = t.nextDealt(s)
 	}
 	t.advanceTurn(h.bb)
 	return nil
@@ -559,7 +563,12 @@ func (t *Table) nextDealt(s int8) int8 {
 
 // draw takes the next card from the deck; an irregular card voids the hand (D4).
 func (t *Table) draw() (eval.Card, bool) {
-	c := t.deck.Draw()
+	var c eval.Card
+	if sd, ok := t.deck.(*SeededDeck); ok {
+		c = sd.Draw() // the simulations' source, called directly
+	} else {
+		c = t.deck.Draw()
+	}
 	if !c.Valid() || t.h.used.Has(c) {
 		t.void()
 		return 0, false
