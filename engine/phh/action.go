@@ -101,16 +101,18 @@ func appendCards(b []byte, cards []eval.Card, unknown bool) []byte {
 // commentary alone is a NoOp. Errors are *ActionError. The short form "pN sm -" (show the cards dealt)
 // needs the hand it belongs to, so only Parse accepts it.
 func ParseAction(s string) (Action, error) {
-	a, _, dash, err := parseAction(s, nil)
+	var a Action
+	_, dash, err := parseActionInto(&a, s, nil)
 	if err == nil && dash {
 		return Action{}, &ActionError{Action: s, Reason: `"-" stands for the hole cards dealt earlier in the hand; parse the whole hand to resolve it`}
 	}
 	return a, err
 }
 
-// parseAction is ParseAction appending the cards to buf, so that a hand's cards share one array. dash
-// reports a ShowMuck written "pN sm -", whose cards the caller fills in.
-func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool, err error) {
+// parseActionInto is ParseAction writing into *a and appending the cards to buf, so that a hand's
+// cards share one array. dash reports a ShowMuck written "pN sm -", whose cards the caller fills in.
+func parseActionInto(a *Action, s string, buf []eval.Card) (_ []eval.Card, dash bool, err error) {
+	*a = Action{}
 	body := s
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		body = s[:i]
@@ -130,17 +132,19 @@ func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool,
 			i++
 		}
 		if n == len(w) {
-			return a, buf, false, &ActionError{Action: s, Reason: "too many words (an action is at most 4, as in \"d dh p1 Kc8s\")"}
+			*a = Action{}
+			return buf, false, &ActionError{Action: s, Reason: "too many words (an action is at most 4, as in \"d dh p1 Kc8s\")"}
 		}
 		w[n] = body[start:i]
 		n++
 	}
-	bad := func(format string, args ...any) (Action, []eval.Card, bool, error) {
-		return Action{}, buf, false, &ActionError{Action: s, Reason: fmt.Sprintf(format, args...)}
+	bad := func(format string, args ...any) ([]eval.Card, bool, error) {
+		*a = Action{}
+		return buf, false, &ActionError{Action: s, Reason: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case n == 0:
-		return a, buf, false, nil
+		return buf, false, nil
 	case w[0] == "d":
 		if n < 2 {
 			return bad("the dealer's action is missing (expected dh or db)")
@@ -155,13 +159,13 @@ func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool,
 				return bad("%q is not a player (expected p1, p2, …)", w[2])
 			}
 			a.Kind, a.Player = DealHole, p
-			return parseActionCards(s, w[3], a, buf, 2, 2, true)
+			return parseActionCards(a, s, w[3], buf, 2, 2, true)
 		case "db":
 			if n != 3 {
 				return bad(`expected "d db cards", as in "d db JcTs2d"`)
 			}
 			a.Kind = DealBoard
-			return parseActionCards(s, w[2], a, buf, 1, 5, false)
+			return parseActionCards(a, s, w[2], buf, 1, 5, false)
 		default:
 			return bad("unknown dealer action %q (expected dh or db)", w[1])
 		}
@@ -183,7 +187,7 @@ func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool,
 			if w[1] == "cc" {
 				a.Kind = CheckCall
 			}
-			return a, buf, false, nil
+			return buf, false, nil
 		case "cbr":
 			if n != 3 {
 				return bad(`cbr needs one amount, as in "%s cbr 300"`, w[0])
@@ -193,18 +197,18 @@ func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool,
 				return bad("%s", reason)
 			}
 			a.Kind, a.Amount = CompleteBetRaise, amt
-			return a, buf, false, nil
+			return buf, false, nil
 		case "sm":
 			a.Kind = ShowMuck
 			switch {
 			case n == 2:
-				return a, buf, false, nil
+				return buf, false, nil
 			case n != 3:
 				return bad("sm takes at most one argument, the cards shown")
 			case w[2] == "-":
-				return a, buf, true, nil
+				return buf, true, nil
 			}
-			return parseActionCards(s, w[2], a, buf, 2, 2, true)
+			return parseActionCards(a, s, w[2], buf, 2, 2, true)
 		case "pb", "sd":
 			return bad("%s is not an action of No-Limit Texas Hold'em", w[1])
 		default:
@@ -215,12 +219,13 @@ func parseAction(s string, buf []eval.Card) (a Action, _ []eval.Card, dash bool,
 	}
 }
 
-// parseActionCards reads the cards of a deal or show: between min and max of them, all known or (when
-// unknownOK) all unknown.
-func parseActionCards(s, text string, a Action, buf []eval.Card, min, max int, unknownOK bool) (Action, []eval.Card, bool, error) {
+// parseActionCards reads the cards of a deal or show into a: between min and max of them, all known
+// or (when unknownOK) all unknown.
+func parseActionCards(a *Action, s, text string, buf []eval.Card, min, max int, unknownOK bool) ([]eval.Card, bool, error) {
 	start := len(buf)
-	fail := func(reason string, err error) (Action, []eval.Card, bool, error) {
-		return Action{}, buf[:start], false, &ActionError{Action: s, Reason: reason, Err: err}
+	fail := func(reason string, err error) ([]eval.Card, bool, error) {
+		*a = Action{}
+		return buf[:start], false, &ActionError{Action: s, Reason: reason, Err: err}
 	}
 	if len(text)%2 != 0 {
 		return fail(fmt.Sprintf("cards %q: each card is two characters, rank then suit, as in Kc8s", text), nil)
@@ -266,7 +271,7 @@ func parseActionCards(s, text string, a Action, buf []eval.Card, min, max int, u
 	default:
 		a.Cards = buf[start:len(buf):len(buf)]
 	}
-	return a, buf, false, nil
+	return buf, false, nil
 }
 
 // rankOf and suitOf read PHH's card characters, -1 for any other byte: ranks "23456789TJQKA" in upper

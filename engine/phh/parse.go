@@ -217,17 +217,19 @@ func (p *Parser) set(h *Hand, id fieldID, v *value) error {
 		if v.kind != kindArray {
 			return p.typeError(v, name, "an array of action strings")
 		}
-		h.Actions = slices.Grow(h.Actions, len(p.elemsOf(v)))
-		h.ParsedActions = slices.Grow(h.ParsedActions, len(p.elemsOf(v)))
-		p.actions = p.elemsOf(v)
+		elems := p.elemsOf(v)
+		p.actions = elems
+		h.Actions = slices.Grow(h.Actions, len(elems))[:len(elems)]
+		h.ParsedActions = slices.Grow(h.ParsedActions, len(elems))[:len(elems)]
 		// All of the hand's cards share one array: at most 2 for each deal or show, 5 on the board.
-		p.cards = make([]eval.Card, 0, 2*len(p.elemsOf(v))+5)
-		for i := range p.elemsOf(v) {
-			e := &p.elemsOf(v)[i]
+		p.cards = make([]eval.Card, 0, 2*len(elems)+5)
+		for i := range elems {
+			e := &elems[i]
 			if e.kind != kindString {
 				return p.typeError(e, indexed(name, i), "an action string")
 			}
-			a, cards, dash, err := parseAction(p.str(e), p.cards)
+			s := p.str(e)
+			cards, dash, err := parseActionInto(&h.ParsedActions[i], s, p.cards)
 			p.cards = cards
 			if err != nil {
 				return &Error{Line: int(e.line), Field: indexed(name, i), Msg: err.Error(), Err: err}
@@ -235,8 +237,7 @@ func (p *Parser) set(h *Hand, id fieldID, v *value) error {
 			if dash {
 				p.dashes = append(p.dashes, i) // resolved by finish, once the deals are known
 			}
-			h.Actions = append(h.Actions, p.str(e))
-			h.ParsedActions = append(h.ParsedActions, a)
+			h.Actions[i] = s
 		}
 	case fPlayers:
 		if v.kind != kindArray {

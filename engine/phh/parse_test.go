@@ -408,3 +408,31 @@ func equalValues(a, b any) bool {
 	}
 	return reflect.DeepEqual(a, b)
 }
+
+// Numbers, strings and arrays at the edges of what the fast path reads: both paths agree on each.
+func TestScanEdgesMatchLibrary(t *testing.T) {
+	for _, v := range []string{
+		"0", "-0", "+5", "-5", "00", "01", "0.0", "-0.5", "+1.25", "1.", ".5", "1.5.5",
+		"999999999999999999", "-999999999999999999", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "123456789012345678901234", "1.7976931348623157e308", "1_0", "0x10",
+		"true", "false", "trueish", "True", "''", `""`, "'''a'''", `"a\"b"`, "'a\"b'", `"a'b"`, "'tab\there'",
+		"'bell\a'", "'unterminated", "'a' 'b'", "[]", "[,]", "[1,]", "[1,,2]", "[1 2]", "[ 1 , 2 , ]",
+		"[\n1,\n# c\n2\n]", "[\r\n1\r\n]", "[1\r2]", "[[]]", "{}", "'é'", "'\xff'", "",
+	} {
+		src := headsUp + "_x = " + v + "\n"
+		parseBoth(t, src)
+	}
+	for _, src := range []string{
+		headsUp + "_x = 1 # comment with \x01\n",
+		headsUp + "_x = 1\r",
+		headsUp + "_x = 1\n_x = 2\n",
+		headsUp + "_x= 1\n_y =2\n",
+		headsUp + "  _x = 1\n\t_y = 2\n",
+		headsUp + "-_- = 1\n",
+		headsUp + "= 1\n",
+		headsUp + "_x\n",
+		"\ufeff" + headsUp,
+	} {
+		parseBoth(t, src)
+	}
+}

@@ -59,6 +59,7 @@ func (p *Parser) scan(src string) bool {
 		return false
 	}
 	i, line := 0, 1
+	var keys uint64 // a filter of the keys seen
 	for {
 		i = skipBlank(src, i)
 		if i == len(src) {
@@ -94,10 +95,16 @@ func (p *Parser) scan(src string) bool {
 			return false
 		}
 		i = skipBlank(src, i+1)
-		for k := range p.fields {
-			if p.fields[k].key == key {
-				return false // a duplicate key: the library words the error
+		// A duplicate key is for the library to word. Compare keys only when a cheap 64-bit filter of
+		// the keys seen says this one may be among them.
+		if bit := uint64(1) << ((uint(len(key))*7 + uint(key[0]) + uint(key[len(key)-1])*3) & 63); keys&bit != 0 {
+			for k := range p.fields {
+				if p.fields[k].key == key {
+					return false
+				}
 			}
+		} else {
+			keys |= bit
 		}
 		v := value{line: int32(line)}
 		var ok bool
@@ -223,7 +230,9 @@ func scanScalar(src string, i int, v *value) (int, bool) {
 			j++
 		}
 		d := j
+		var n uint64 // the integer part, while it has at most 18 digits (and cannot overflow)
 		for j < len(src) && '0' <= src[j] && src[j] <= '9' {
+			n = n*10 + uint64(src[j]-'0')
 			j++
 		}
 		if j == d || src[d] == '0' && j-d > 1 {
@@ -242,6 +251,13 @@ func scanScalar(src string, i int, v *value) (int, bool) {
 		if !endsValue(src, j) {
 			return i, false // an exponent, an underscore, a date, …
 		}
+		if !isFloat && j-d <= 18 {
+			v.kind, v.i = kindInt, int64(n)
+			if c == '-' {
+				v.i = -v.i
+			}
+			return j, true
+		}
 		if isFloat {
 			f, err := strconv.ParseFloat(src[i:j], 64)
 			if err != nil {
@@ -249,8 +265,8 @@ func scanScalar(src string, i int, v *value) (int, bool) {
 			}
 			v.kind, v.f = kindFloat, f
 		} else {
-			n, ok := parseDecimal(src[i:j])
-			if !ok {
+			n, err := strconv.ParseInt(src[i:j], 10, 64)
+			if err != nil {
 				return i, false // out of range
 			}
 			v.kind, v.i = kindInt, n
@@ -312,31 +328,4 @@ func stringStops(quote byte) (t [256]bool) {
 		t['\\'] = true
 	}
 	return t
-}
-
-// parseDecimal reads an optionally signed decimal integer whose digits scanScalar has checked; it
-// reports false when the number does not fit in an int64.
-func parseDecimal(t string) (int64, bool) {
-	neg := false
-	switch t[0] {
-	case '-':
-		neg, t = true, t[1:]
-	case '+':
-		t = t[1:]
-	}
-	if len(t) > 18 { // may not fit: let strconv decide
-		n, err := strconv.ParseInt(t, 10, 64)
-		if neg {
-			n, err = strconv.ParseInt("-"+t, 10, 64)
-		}
-		return n, err == nil
-	}
-	var n int64
-	for i := 0; i < len(t); i++ {
-		n = n*10 + int64(t[i]-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
