@@ -77,25 +77,19 @@ func (t *Table) endRound() {
 // dealStreet burns one card and deals the flop, turn or river (D3).
 func (t *Table) dealStreet() bool {
 	h := &t.h
-	burn, ok := t.draw()
-	if !ok {
-		return false
-	}
-	t.emit(Event{Kind: EvBurn, Round: h.round, N: 1, Cards: [5]eval.Card{burn}})
-	k := int8(1)
+	k := 1
 	if h.round == Flop {
 		k = 3
 	}
-	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k)}
-	for i := int8(0); i < k; i++ {
-		c, ok := t.draw()
-		if !ok {
-			return false
-		}
-		h.board[h.nBoard] = c
-		h.nBoard++
-		e.Cards[i] = c
+	var buf [4]eval.Card // the burn, then the street
+	if !t.drawInto(buf[:k+1]) {
+		return false
 	}
+	t.emit(Event{Kind: EvBurn, Round: h.round, N: 1, Cards: [5]eval.Card{buf[0]}})
+	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k)}
+	copy(e.Cards[:], buf[1:k+1])
+	copy(h.board[h.nBoard:], buf[1:k+1])
+	h.nBoard += int8(k)
 	t.emit(e)
 	return true
 }

@@ -129,6 +129,30 @@ var slotCard = func() (m [64]eval.Card) {
 	return m
 }()
 
+// drawInto fills dst with the next cards: Draw in bulk, for the engine's hot path.
+func (s *SeededDeck) drawInto(dst []eval.Card) bool {
+	if s.n+len(dst) > eval.NumCards {
+		return false
+	}
+	b, nb, drawn := s.bits, s.nbits, s.drawn
+	for i := 0; i < len(dst); {
+		if nb < 6 {
+			b, nb = s.Uint64(), 64
+		}
+		c := slotCard[b&63]
+		b >>= 6
+		nb -= 6
+		if c != 0xff && !drawn.Has(c) {
+			drawn = drawn.Add(c)
+			dst[i] = c
+			i++
+		}
+	}
+	s.bits, s.nbits, s.drawn = b, nb, drawn
+	s.n += len(dst)
+	return true
+}
+
 // Draw deals the next card.
 func (s *SeededDeck) Draw() eval.Card {
 	if s.n >= eval.NumCards {

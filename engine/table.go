@@ -523,14 +523,12 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		order[k] = s
 		s = t.nextDealt(s)
 	}
-	for c := 0; c < 2; c++ {
-		for _, s := range order[:h.nDealt] {
-			card, ok := t.draw()
-			if !ok {
-				return nil
-			}
-			h.hole[s][c] = card
-		}
+	var buf [2 * MaxSeats]eval.Card
+	if !t.drawInto(buf[:2*h.nDealt]) {
+		return nil
+	}
+	for k, s := range order[:h.nDealt] {
+		h.hole[s] = [2]eval.Card{buf[k], buf[int(h.nDealt)+k]}
 	}
 	absent := false
 	for _, s := range order[:h.nDealt] {
@@ -561,14 +559,31 @@ func (t *Table) nextDealt(s int8) int8 {
 	return -1
 }
 
+// drawInto takes the next len(dst) cards from the deck; an irregular card voids the hand (D4).
+func (t *Table) drawInto(dst []eval.Card) bool {
+	if sd, ok := t.deck.(*SeededDeck); ok { // the simulations' source: regular by construction
+		if sd.drawInto(dst) {
+			for _, c := range dst {
+				t.h.used = t.h.used.Add(c)
+			}
+			return true
+		}
+		t.void()
+		return false
+	}
+	for i := range dst {
+		c, ok := t.draw()
+		if !ok {
+			return false
+		}
+		dst[i] = c
+	}
+	return true
+}
+
 // draw takes the next card from the deck; an irregular card voids the hand (D4).
 func (t *Table) draw() (eval.Card, bool) {
-	var c eval.Card
-	if sd, ok := t.deck.(*SeededDeck); ok {
-		c = sd.Draw() // the simulations' source, called directly
-	} else {
-		c = t.deck.Draw()
-	}
+	c := t.deck.Draw()
 	if !c.Valid() || t.h.used.Has(c) {
 		t.void()
 		return 0, false
