@@ -60,6 +60,7 @@ func newRootCommand() *cobra.Command {
 		newVersionCommand(),
 		newEvalCommand(),
 		newEquityCommand(v),
+		newReplayCommand(v),
 	)
 	return root
 }
