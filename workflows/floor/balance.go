@@ -81,6 +81,7 @@ func PlanTables(tables []Table, p Policy, r io.Reader) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
+	r = newDrawer(r)
 	var plan Plan
 	for rank := range tables {
 		if i := st.index(rank); st.counts[i] == 0 {

@@ -43,7 +43,7 @@ func BreakTable(tables []Table, id TableID, r io.Reader) (Plan, error) {
 			id, st.counts[i], st.free-(tables[i].Size()-st.counts[i]))
 	}
 	var plan Plan
-	if err := st.breakTable(i, r, &plan); err != nil {
+	if err := st.breakTable(i, newDrawer(r), &plan); err != nil {
 		return Plan{}, err
 	}
 	return plan, nil

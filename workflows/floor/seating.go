@@ -150,6 +150,7 @@ func DrawSeats(players []PlayerID, tableSize int, r io.Reader) ([]Table, error) 
 	if err := VerifySeatDraw(players, tableSize); err != nil {
 		return nil, err
 	}
+	r = newDrawer(r)
 	n := len(players)
 	order := append([]PlayerID(nil), players...)
 	if err := shuffle(r, n, func(i, j int) { order[i], order[j] = order[j], order[i] }); err != nil {
