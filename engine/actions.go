@@ -282,7 +282,10 @@ func (t *Table) Act(seat int, a Action, to int64) (Event, error) {
 func (t *Table) apply(s int8, a Action, to int64) Event {
 	h := &t.h
 	e := Event{Seat: s, Round: h.round}
-	h.advance[s] = advance{}
+	if h.nAdvance > 0 && h.advance[s].kind != 0 {
+		h.advance[s] = advance{} // acting in turn replaces an advance action
+		h.nAdvance--
+	}
 	switch a {
 	case Fold:
 		e.Kind = EvFold

@@ -40,27 +40,32 @@ func (t *Table) QueueAdvance(seat int, a AdvanceAction) error {
 	if int8(seat) == h.toAct {
 		return ErrBadSeat{Seat: seat, Reason: "it is this seat's turn: act now (rule A14)"}
 	}
+	if h.advance[seat].kind == 0 {
+		h.nAdvance++
+	}
 	h.advance[seat] = advance{kind: a, round: h.round, facing: h.currentBet}
 	return nil
 }
 
 // CancelAdvance drops seat's queued advance action.
 func (t *Table) CancelAdvance(seat int) {
-	if t.validSeat(seat) {
+	if t.validSeat(seat) && t.h.advance[seat].kind != 0 {
 		t.h.advance[seat] = advance{}
+		t.h.nAdvance--
 	}
 }
 
 // runAdvance runs the queued advance actions of the players the turn reaches, in order.
 func (t *Table) runAdvance() {
 	h := &t.h
-	for h.phase == Betting && h.toAct >= 0 {
+	for h.nAdvance > 0 && h.phase == Betting && h.toAct >= 0 {
 		s := h.toAct
 		q := h.advance[s]
 		if q.kind == 0 {
 			return
 		}
 		h.advance[s] = advance{}
+		h.nAdvance--
 		if q.round != h.round || q.facing != h.currentBet {
 			return // a bet or raise came in between: the advance action does not bind (A14)
 		}

@@ -312,13 +312,12 @@ func bitsCount(m uint16) int {
 func (t *Table) finishHand() {
 	h := &t.h
 	r := &h.result
-	r.Number = h.number
 	s := h.button
 	for k := int8(0); k < t.n; k++ {
 		if s = t.next(s); h.dealt[s] && t.seats[s].stack == 0 {
 			t.seats[s].state = Eliminated
-			r.Eliminated[r.NEliminated] = Elimination{Seat: int(s), ID: t.seats[s].id, StartingStack: h.startStack[s]}
-			r.NEliminated++
+			r.elim[r.nElim] = s
+			r.nElim++
 			t.emit(Event{Kind: EvEliminated, Seat: s, Amount: h.startStack[s]})
 		}
 	}
@@ -351,5 +350,26 @@ type Result struct {
 	NEliminated int
 }
 
+// handResult is what the hand keeps for Result, without strings, so that resetting a hand stays a
+// plain memory clear.
+type handResult struct {
+	Pots  [MaxSeats + 1]Pot
+	NPots int
+	Won   [MaxSeats]int64
+	elim  [MaxSeats]int8 // seats eliminated, clockwise from the first after the button
+	nElim int
+}
+
 // Result returns the outcome of the last completed hand.
-func (t *Table) Result() Result { return t.h.result }
+func (t *Table) Result() Result {
+	h := &t.h
+	r := Result{Number: h.number, Pots: h.result.Pots, NPots: h.result.NPots, Won: h.result.Won}
+	if h.phase != Complete {
+		return Result{}
+	}
+	for _, s := range h.result.elim[:h.result.nElim] {
+		r.Eliminated[r.NEliminated] = Elimination{Seat: int(s), ID: t.seats[s].id, StartingStack: h.startStack[s]}
+		r.NEliminated++
+	}
+	return r
+}

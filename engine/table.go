@@ -377,8 +377,9 @@ type hand struct {
 	canAct        int8 // in hand and not all-in
 	seq           int32
 
-	advance [MaxSeats]advance
-	result  Result
+	advance  [MaxSeats]advance
+	nAdvance int8
+	result   handResult
 }
 
 func (h *hand) potTotal() int64 {

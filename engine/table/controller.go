@@ -12,6 +12,7 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
@@ -61,6 +62,13 @@ type State struct {
 	Button int `json:"button"`
 	// FirstHand is true until the table has played a hand: the button stays where it was drawn.
 	FirstHand bool `json:"firstHand"`
+	// Positions are the button and blinds of the last hand acknowledged, as its HandResult gave
+	// them: the next hand's follow from them by rules B4–B6. Under the dead-button rule (B5) the
+	// next big blind follows the last big blind, which Button alone does not tell once players near
+	// the blinds have gone; a table rebuilt from this State (after a restart) continues exactly. A
+	// controller that does not keep them leaves Played false, and the table derives the blinds from
+	// Button (exact unless players around the blinds left since).
+	Positions engine.Positions `json:"positions"`
 	// Batch is how many hands the table may play before it reports: 1 in live play; more in a
 	// simulation at full speed, where a crash voids the hands not yet reported.
 	Batch int `json:"batch"`
@@ -87,6 +95,9 @@ type HandResult struct {
 	Eliminated []engine.Elimination `json:"eliminated,omitempty"`
 	// History is the hand in PHH, for the record; empty where the tournament does not keep them.
 	History string `json:"history,omitempty"`
+	// Positions are the button and blinds the next hand moves from (B4–B6): keep them and give
+	// them back in State.Positions. A void hand leaves them as they were.
+	Positions engine.Positions `json:"positions"`
 }
 
 // Controller is the tournament's side of a table: a TableWorkflow behind a Temporal Update in
@@ -94,6 +105,25 @@ type HandResult struct {
 type Controller interface {
 	// Report acknowledges the hands played since the last call (none on the first call, nor after a
 	// restart) and returns the table's State for what comes next. Reporting a hand twice is
-	// harmless: the controller keys results by (table, hand number).
+	// harmless: the controller keys results by (table, hand number). A void hand (rule D4) keeps its
+	// number: the hand dealt again after it carries the same one.
+	//
+	// The table reuses results and the slices in them once Report returns: a controller copies what
+	// it keeps. An error the table should not retry (the results contradict the controller's
+	// records) is a *RejectedError; any other error is retried with backoff.
 	Report(ctx context.Context, tableID string, results []HandResult) (State, error)
+}
+
+// RejectedError is a controller's refusal of a report that no retry can fix: the results contradict
+// what the controller holds (chips created or lost, a hand number skipped, a player who is not
+// there). The controller changed nothing; the table stops rather than play on from a state the
+// tournament does not share.
+type RejectedError struct {
+	TableID    string
+	HandNumber int64
+	Reason     string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("table %s: hand %d rejected: %s", e.TableID, e.HandNumber, e.Reason)
 }
