@@ -10,11 +10,13 @@
 // Every error names the line, the field and what was expected. Nothing in a corrupt file makes the
 // package panic. Parsing is fast: hand histories in the common subset of TOML that PHH files use are
 // read by a hand-written scanner, and anything else goes to a full TOML library (go-toml); both paths
-// give the same Hand.
+// give the same Hand. To read many hands, reuse a Parser and a Hand with ParseInto: about two
+// allocations a hand.
 //
-// The package reads and checks the notation only. It does not play the hand: whether the actions are
-// legal by the rules (who is to act, the minimum raise, the pots) is for the engine that replays it.
-// It does no I/O besides ParseFile.
+// Besides the notation, Parse checks what a file alone can show: one value per player in every
+// per-player array, players that exist, no card dealt twice, shown cards that are the ones dealt. It
+// never plays the hand: whether the actions are legal by the rules (who is to act, the minimum raise,
+// the pots) is for the engine that replays it (package engine/replay). It does no I/O but ParseFile's.
 package phh
 
 import "strconv"
