@@ -183,6 +183,22 @@ type Pot struct {
 // makes a pot that those who put in at least that much may win. Dead money goes to the main pot.
 func (t *Table) pots(out *[MaxSeats + 1]Pot) int {
 	h := &t.h
+	// Most showdowns have one pot: every player still in put in the same.
+	var in uint16
+	level, one := int64(-1), true
+	for s := int8(0); s < t.n; s++ {
+		if h.dealt[s] && !h.folded[s] {
+			in |= 1 << uint(s)
+			if level >= 0 && h.put[s] != level {
+				one = false
+			}
+			level = h.put[s]
+		}
+	}
+	if one {
+		out[0] = Pot{Amount: h.potTotal(), Eligible: in}
+		return 1
+	}
 	var levels [MaxSeats]int64
 	nl := 0
 	for s := int8(0); s < t.n; s++ {
