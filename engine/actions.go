@@ -23,18 +23,12 @@ func (a Action) String() string {
 	return "Action(?)"
 }
 
-// violation is why an action is illegal, kept small so that CanX costs no allocation; VerifyX turns
-// it into an error value.
-type violation struct {
-	code  uint8
-	toAct int8
-	phase Phase
-	a, b  int64
-	c     int64
-}
+// violation is why an action is illegal, as a small code so that CanX and the hot path cost
+// nothing; explain turns it into an error value with the amounts, read from the unchanged table.
+type violation uint8
 
 const (
-	okAction uint8 = iota
+	okAction violation = iota
 	vNoHand
 	vNotYourTurn
 	vCannotCheck
@@ -53,65 +47,73 @@ const (
 	vUnknownAction
 )
 
-func (v violation) err(seat int) error {
-	switch v.code {
+// explain returns the error for violation v of seat's action a to to.
+func (t *Table) explain(v violation, seat int, a Action, to int64) error {
+	h := &t.h
+	var owed, max int64
+	if t.validSeat(seat) {
+		owed = h.currentBet - h.bet[seat]
+		max = h.bet[seat] + t.seats[seat].stack
+	}
+	if a == AllIn {
+		to = max
+	}
+	switch v {
 	case okAction:
 		return nil
 	case vNoHand:
-		return ErrNoHand{Phase: v.phase}
+		return ErrNoHand{Phase: h.phase}
+	case vNotYourTurn:
+		return ErrNotYourTurn{Seat: seat, ToAct: int(h.toAct), Rule: "A1"}
+	case vCannotCheck:
+		return ErrCannotCheck{Owed: owed, Rule: "A3"}
+	case vNothingToCall:
+		return ErrNothingToCall{Rule: "A3"}
+	case vAlreadyBet:
+		return ErrAlreadyBet{Current: h.currentBet, Rule: "A3"}
+	case vNoBetToRaise:
+		return ErrNoBetToRaise{Rule: "A3"}
+	case vBetTooSmall:
+		return ErrBetTooSmall{Amount: to, Min: h.level.BigBlind, Rule: "A4"}
+	case vRaiseTooSmallA5:
+		return ErrRaiseTooSmall{To: to, Min: t.MinRaiseTo(), Rule: "A5"}
+	case vRaiseTooSmallA10:
+		return ErrRaiseTooSmall{To: to, Min: t.MinRaiseTo(), Rule: "A10"}
+	case vNotReopened:
+		return ErrNotReopened{Facing: h.currentBet, ActedAt: h.actedTo[seat], FullRaise: h.lastFullRaise, Rule: "A7"}
+	case vNoOpponent:
+		return ErrNoOpponent{Rule: "A2"}
+	case vNotEnoughChips:
+		return ErrNotEnoughChips{To: to, Max: max, Rule: "A3"}
 	case vNotDealt:
 		return ErrBadSeat{Seat: seat, Reason: "not dealt in this hand"}
 	case vFolded:
 		return ErrBadSeat{Seat: seat, Reason: "has folded"}
 	case vIsAllIn:
 		return ErrBadSeat{Seat: seat, Reason: "is all-in"}
-	case vUnknownAction:
-		return ErrBadSeat{Seat: seat, Reason: "unknown action"}
-	case vNotYourTurn:
-		return ErrNotYourTurn{Seat: seat, ToAct: int(v.toAct), Rule: "A1"}
-	case vCannotCheck:
-		return ErrCannotCheck{Owed: v.a, Rule: "A3"}
-	case vNothingToCall:
-		return ErrNothingToCall{Rule: "A3"}
-	case vAlreadyBet:
-		return ErrAlreadyBet{Current: v.a, Rule: "A3"}
-	case vNoBetToRaise:
-		return ErrNoBetToRaise{Rule: "A3"}
-	case vBetTooSmall:
-		return ErrBetTooSmall{Amount: v.a, Min: v.b, Rule: "A4"}
-	case vRaiseTooSmallA5:
-		return ErrRaiseTooSmall{To: v.a, Min: v.b, Rule: "A5"}
-	case vRaiseTooSmallA10:
-		return ErrRaiseTooSmall{To: v.a, Min: v.b, Rule: "A10"}
-	case vNotReopened:
-		return ErrNotReopened{Facing: v.a, ActedAt: v.b, FullRaise: v.c, Rule: "A7"}
-	case vNoOpponent:
-		return ErrNoOpponent{Rule: "A2"}
-	case vNotEnoughChips:
-		return ErrNotEnoughChips{To: v.a, Max: v.b, Rule: "A3"}
 	}
-	return nil
+	return ErrBadSeat{Seat: seat, Reason: "unknown action"}
 }
 
 // turn checks that a hand is in progress and seat is the player to act.
 func (t *Table) turn(seat int) violation {
 	h := &t.h
 	if h.phase != Betting {
-		return violation{code: vNoHand, phase: h.phase}
+		return vNoHand
 	}
 	if !t.validSeat(seat) || !h.dealt[seat] {
-		return violation{code: vNotDealt}
+		return vNotDealt
 	}
 	if h.folded[seat] {
-		return violation{code: vFolded}
+		return vFolded
 	}
 	if h.allIn[seat] {
-		return violation{code: vIsAllIn}
+		return vIsAllIn
 	}
 	if int8(seat) != h.toAct {
-		return violation{code: vNotYourTurn, toAct: h.toAct}
+		return vNotYourTurn
 	}
-	return violation{}
+	return okAction
 }
 
 // MinRaiseTo returns the smallest total a raise may reach now (A5), over an opening all-in below the
@@ -136,7 +138,7 @@ func (h *hand) reopened(s int8) bool {
 }
 
 func (t *Table) verify(seat int, a Action, to int64) violation {
-	if v := t.turn(seat); v.code != okAction {
+	if v := t.turn(seat); v != okAction {
 		return v
 	}
 	h := &t.h
@@ -145,20 +147,20 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 	max := h.bet[s] + t.seats[s].stack
 	switch a {
 	case Fold:
-		return violation{}
+		return okAction
 	case Check:
 		if owed > 0 {
-			return violation{code: vCannotCheck, a: owed}
+			return vCannotCheck
 		}
-		return violation{}
+		return okAction
 	case Call:
 		if owed <= 0 {
-			return violation{code: vNothingToCall}
+			return vNothingToCall
 		}
-		return violation{}
+		return okAction
 	case AllIn:
 		if max <= h.currentBet {
-			return violation{} // an all-in call
+			return okAction // an all-in call
 		}
 		to = max
 		if h.currentBet == 0 {
@@ -170,77 +172,77 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 	switch a {
 	case Bet:
 		if h.currentBet > 0 {
-			return violation{code: vAlreadyBet, a: h.currentBet}
+			return vAlreadyBet
 		}
 		if to > max {
-			return violation{code: vNotEnoughChips, a: to, b: max}
+			return vNotEnoughChips
 		}
 		if h.canAct < 2 {
-			return violation{code: vNoOpponent}
+			return vNoOpponent
 		}
 		if to < h.level.BigBlind && to != max || to <= 0 {
-			return violation{code: vBetTooSmall, a: to, b: h.level.BigBlind}
+			return vBetTooSmall
 		}
-		return violation{}
+		return okAction
 	case Raise:
 		if h.currentBet == 0 {
-			return violation{code: vNoBetToRaise}
+			return vNoBetToRaise
 		}
 		if to > max || max <= h.currentBet {
-			return violation{code: vNotEnoughChips, a: to, b: max}
+			return vNotEnoughChips
 		}
 		if !h.reopened(s) {
-			return violation{code: vNotReopened, a: h.currentBet, b: h.actedTo[s], c: h.lastFullRaise}
+			return vNotReopened
 		}
 		if h.canAct < 2 {
-			return violation{code: vNoOpponent}
+			return vNoOpponent
 		}
 		if min := t.MinRaiseTo(); to < min && to != max {
 			if h.currentBet < h.level.BigBlind && h.round != Preflop && t.cfg.ShortOpen == ShortOpenDoubleBlind {
-				return violation{code: vRaiseTooSmallA10, a: to, b: min}
+				return vRaiseTooSmallA10
 			}
-			return violation{code: vRaiseTooSmallA5, a: to, b: min}
+			return vRaiseTooSmallA5
 		}
-		return violation{}
+		return okAction
 	}
-	return violation{code: vUnknownAction}
+	return vUnknownAction
 }
 
 // CanFold reports whether seat may fold now.
-func (t *Table) CanFold(seat int) bool { return t.verify(seat, Fold, 0).code == okAction }
+func (t *Table) CanFold(seat int) bool { return t.verify(seat, Fold, 0) == okAction }
 
 // VerifyFold says why seat may not fold now, or nil.
-func (t *Table) VerifyFold(seat int) error { return t.verify(seat, Fold, 0).err(seat) }
+func (t *Table) VerifyFold(seat int) error { return t.explain(t.verify(seat, Fold, 0), seat, Fold, 0) }
 
 // Fold folds seat's hand.
 func (t *Table) Fold(seat int) (Event, error) { return t.Act(seat, Fold, 0) }
 
 // CanCheck reports whether seat may check (nothing owed, rule A3).
-func (t *Table) CanCheck(seat int) bool { return t.verify(seat, Check, 0).code == okAction }
+func (t *Table) CanCheck(seat int) bool { return t.verify(seat, Check, 0) == okAction }
 
 // VerifyCheck says why seat may not check now, or nil.
-func (t *Table) VerifyCheck(seat int) error { return t.verify(seat, Check, 0).err(seat) }
+func (t *Table) VerifyCheck(seat int) error { return t.explain(t.verify(seat, Check, 0), seat, Check, 0) }
 
 // Check checks.
 func (t *Table) Check(seat int) (Event, error) { return t.Act(seat, Check, 0) }
 
 // CanCall reports whether seat may call (something is owed; a short stack calls all-in).
-func (t *Table) CanCall(seat int) bool { return t.verify(seat, Call, 0).code == okAction }
+func (t *Table) CanCall(seat int) bool { return t.verify(seat, Call, 0) == okAction }
 
 // VerifyCall says why seat may not call now, or nil.
-func (t *Table) VerifyCall(seat int) error { return t.verify(seat, Call, 0).err(seat) }
+func (t *Table) VerifyCall(seat int) error { return t.explain(t.verify(seat, Call, 0), seat, Call, 0) }
 
 // Call calls the bet in front (all-in when the stack is short).
 func (t *Table) Call(seat int) (Event, error) { return t.Act(seat, Call, 0) }
 
 // CanBet reports whether seat may open the round's betting with a bet of amount (A4).
 func (t *Table) CanBet(seat int, amount int64) bool {
-	return t.verify(seat, Bet, amount).code == okAction
+	return t.verify(seat, Bet, amount) == okAction
 }
 
 // VerifyBet says why seat may not bet amount now, or nil.
 func (t *Table) VerifyBet(seat int, amount int64) error {
-	return t.verify(seat, Bet, amount).err(seat)
+	return t.explain(t.verify(seat, Bet, amount), seat, Bet, amount)
 }
 
 // Bet opens the round's betting with amount.
@@ -248,20 +250,20 @@ func (t *Table) Bet(seat int, amount int64) (Event, error) { return t.Act(seat, 
 
 // CanRaiseTo reports whether seat may raise its bet in the round to a total of to (A5–A10).
 func (t *Table) CanRaiseTo(seat int, to int64) bool {
-	return t.verify(seat, Raise, to).code == okAction
+	return t.verify(seat, Raise, to) == okAction
 }
 
 // VerifyRaiseTo says why seat may not raise to to now, or nil.
-func (t *Table) VerifyRaiseTo(seat int, to int64) error { return t.verify(seat, Raise, to).err(seat) }
+func (t *Table) VerifyRaiseTo(seat int, to int64) error { return t.explain(t.verify(seat, Raise, to), seat, Raise, to) }
 
 // RaiseTo raises seat's bet in the round to a total of to.
 func (t *Table) RaiseTo(seat int, to int64) (Event, error) { return t.Act(seat, Raise, to) }
 
 // CanAllIn reports whether seat may put in every chip now: a call, bet or raise all-in.
-func (t *Table) CanAllIn(seat int) bool { return t.verify(seat, AllIn, 0).code == okAction }
+func (t *Table) CanAllIn(seat int) bool { return t.verify(seat, AllIn, 0) == okAction }
 
 // VerifyAllIn says why seat may not go all-in now, or nil.
-func (t *Table) VerifyAllIn(seat int) error { return t.verify(seat, AllIn, 0).err(seat) }
+func (t *Table) VerifyAllIn(seat int) error { return t.explain(t.verify(seat, AllIn, 0), seat, AllIn, 0) }
 
 // AllIn puts every chip of seat in.
 func (t *Table) AllIn(seat int) (Event, error) { return t.Act(seat, AllIn, 0) }
@@ -270,16 +272,18 @@ func (t *Table) AllIn(seat int) (Event, error) { return t.Act(seat, AllIn, 0) }
 // and returns its event. An illegal action changes nothing and returns the rule it breaks. Advance
 // actions (A14) queued by the players after seat run before Act returns; their events are in the log.
 func (t *Table) Act(seat int, a Action, to int64) (Event, error) {
-	if v := t.verify(seat, a, to); v.code != okAction {
-		return Event{}, v.err(seat)
+	if v := t.verify(seat, a, to); v != okAction {
+		return Event{}, t.explain(v, seat, a, to)
 	}
-	e := t.apply(int8(seat), a, to)
+	i := len(t.log)
+	t.apply(int8(seat), a, to)
+	e := t.log[i]
 	t.runAdvance()
 	return e, nil
 }
 
 // apply does a verified action.
-func (t *Table) apply(s int8, a Action, to int64) Event {
+func (t *Table) apply(s int8, a Action, to int64) {
 	h := &t.h
 	e := Event{Seat: s, Round: h.round}
 	if h.nAdvance > 0 && h.advance[s].kind != 0 {
@@ -293,13 +297,13 @@ func (t *Table) apply(s int8, a Action, to int64) Event {
 		t.foldSeat(s)
 		t.emit(e)
 		t.advanceTurn(s)
-		return e
+		return
 	case Check:
 		e.Kind = EvCheck
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		t.emit(e)
 		t.advanceTurn(s)
-		return e
+		return
 	case Call:
 		e.Kind = EvCall
 		e.Amount = t.pay(s, h.currentBet-h.bet[s])
@@ -307,11 +311,12 @@ func (t *Table) apply(s int8, a Action, to int64) Event {
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		t.emit(e)
 		t.advanceTurn(s)
-		return e
+		return
 	case AllIn:
 		to = h.bet[s] + t.seats[s].stack
 		if to <= h.currentBet {
-			return t.apply(s, Call, 0)
+			t.apply(s, Call, 0)
+			return
 		}
 	}
 	// A bet or a raise (or an all-in that is one).
@@ -332,7 +337,6 @@ func (t *Table) apply(s int8, a Action, to int64) Event {
 	h.acted[s], h.actedTo[s] = true, to
 	t.emit(e)
 	t.advanceTurn(s)
-	return e
 }
 
 // Legal lists what the player to act may do, with the amounts (A16 for the player).

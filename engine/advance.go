@@ -107,8 +107,8 @@ func (t *Table) Clock() (seat int, since int32) {
 // folded, or checked under ExpireCheckWhenFree when nothing is owed. A stale report (the player acted
 // meanwhile) is refused and changes nothing.
 func (t *Table) TimeExpired(seat int, since int32) (Event, error) {
-	if v := t.turn(seat); v.code != okAction {
-		return Event{}, v.err(seat)
+	if v := t.turn(seat); v != okAction {
+		return Event{}, t.explain(v, seat, 0, 0)
 	}
 	if since != t.h.seq {
 		return Event{}, ErrStaleClock{Seat: seat, Since: since, Now: t.h.seq, Rule: "A15"}
@@ -119,7 +119,9 @@ func (t *Table) TimeExpired(seat int, since int32) (Event, error) {
 	if t.cfg.Expiry == ExpireCheckWhenFree && t.h.bet[s] == t.h.currentBet {
 		a = Check
 	}
-	e := t.apply(s, a, 0)
+	i := len(t.log)
+	t.apply(s, a, 0)
+	e := t.log[i]
 	t.runAdvance()
 	return e, nil
 }

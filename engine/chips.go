@@ -24,8 +24,8 @@ type ChipReading struct {
 // one when there was a declaration (A12: a declaration and the chips disagree, the declaration
 // wins). It changes nothing: the caller then does the action with Act.
 func (t *Table) ReadChips(in ChipInput) (ChipReading, error) {
-	if v := t.turn(in.Seat); v.code != okAction {
-		return ChipReading{}, v.err(in.Seat)
+	if v := t.turn(in.Seat); v != okAction {
+		return ChipReading{}, t.explain(v, in.Seat, 0, 0)
 	}
 	h := &t.h
 	s := int8(in.Seat)
@@ -41,7 +41,7 @@ func (t *Table) ReadChips(in ChipInput) (ChipReading, error) {
 	if h.currentBet == 0 {
 		raiseKind = Bet
 	}
-	canRaise := t.verify(in.Seat, AllIn, 0).code == okAction && max > h.currentBet && h.reopened(s) && h.canAct >= 2
+	canRaise := t.verify(in.Seat, AllIn, 0) == okAction && max > h.currentBet && h.reopened(s) && h.canAct >= 2
 	settle := func(r ChipReading, need int64) (ChipReading, error) {
 		if need > in.Chips {
 			r.Complete = need - in.Chips

@@ -69,7 +69,7 @@ func FuzzHand(f *testing.F) {
 					}
 				}
 				before, loglen := tb.h, len(tb.log)
-				legal := tb.verify(seat, a, to).code == okAction
+				legal := tb.verify(seat, a, to) == okAction
 				_, err := tb.Act(seat, a, to)
 				if legal != (err == nil) {
 					t.Fatalf("verify says %v, Act says %v", legal, err)

@@ -27,7 +27,7 @@ func playRandom(t testing.TB, tb *Table, rng *SeededDeck, illegal bool) int {
 			to := int64(rng.Intn(30000)) - 100
 			before := tb.h
 			beforeLog := len(tb.log)
-			if tb.verify(seat, a, to).code != okAction {
+			if tb.verify(seat, a, to) != okAction {
 				if _, err := tb.Act(seat, a, to); err == nil {
 					t.Fatalf("verify refused %v %d by seat %d but Act did it", a, to, seat)
 				}

@@ -312,7 +312,7 @@ func (r *Runner) positions(st *State) engine.Positions {
 func (r *Runner) playBatch(ctx context.Context, st *State) error {
 	n := max(st.Batch, 1)
 	for i := 0; i < n; i++ {
-		played, err := r.playHand(ctx, st)
+		played, err := r.playHand(ctx)
 		if err != nil {
 			return err
 		}
@@ -330,7 +330,7 @@ func (r *Runner) playBatch(ctx context.Context, st *State) error {
 
 // playHand deals one hand and plays it to the end, or voids it when ctx ends. It reports false when
 // no hand could start (fewer than two players).
-func (r *Runner) playHand(ctx context.Context, st *State) (bool, error) {
+func (r *Runner) playHand(ctx context.Context) (bool, error) {
 	t := r.tbl
 	before := t.TotalChips()
 	pos := t.Positions()
@@ -355,7 +355,7 @@ func (r *Runner) playHand(ctx context.Context, st *State) (bool, error) {
 			return false, err
 		}
 	}
-	r.record(st, before, pos)
+	r.record(before, pos)
 	return true, nil
 }
 
@@ -435,7 +435,7 @@ func (r *Runner) timedDecision(ctx context.Context, d Decider, seat int) (Decisi
 
 // record makes the result of the hand just played, checks that it conserved chips, and unseats the
 // players it eliminated (the controller unseats them too).
-func (r *Runner) record(st *State, before int64, pos engine.Positions) {
+func (r *Runner) record(before int64, pos engine.Positions) {
 	t := r.tbl
 	hd := t.Header()
 	res := HandResult{TableID: r.id, HandNumber: hd.Number, Button: hd.Button, Level: hd.Level,

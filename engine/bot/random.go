@@ -1,0 +1,91 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// RandomConfig weighs a Random bot's choices. Zero fields take the defaults (in brackets).
+type RandomConfig struct {
+	// Facing a bet: fold, call, raise, all-in (40, 45, 12, 3).
+	Fold, Call, Raise, AllIn int
+	// With nothing owed: check, bet, all-in (70, 28, 2).
+	Check, Bet, OpenAllIn int
+	// PushBelow is the stack, in big blinds, under which the bot plays push-or-fold: all-in or
+	// fold, all-in the more often the shorter it is (10).
+	PushBelow float64
+}
+
+func (c *RandomConfig) defaults() {
+	if c.Fold+c.Call+c.Raise+c.AllIn == 0 {
+		c.Fold, c.Call, c.Raise, c.AllIn = 40, 45, 12, 3
+	}
+	if c.Check+c.Bet+c.OpenAllIn == 0 {
+		c.Check, c.Bet, c.OpenAllIn = 70, 28, 2
+	}
+	if c.PushBelow == 0 {
+		c.PushBelow = 10
+	}
+}
+
+// Random picks a legal action at random by its weights, bets between the minimum and the maximum
+// (small sizes the most likely), and pushes more as the blinds grow against its stack.
+type Random struct {
+	cfg RandomConfig
+	rng rng
+}
+
+// NewRandom returns a Random bot seeded with seed.
+func NewRandom(seed uint64, cfg RandomConfig) *Random {
+	cfg.defaults()
+	return &Random{cfg: cfg, rng: rng{state: seed}}
+}
+
+// Instant marks the bot as answering at once (table.Instant).
+func (*Random) Instant() {}
+
+// Decide picks the action.
+func (b *Random) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+	l := &v.Legal
+	if m := stackInBlinds(v); m < b.cfg.PushBelow {
+		// Push or fold: from even odds at PushBelow big blinds to always at none.
+		if l.Check && b.rng.float() < 0.5 {
+			return table.Decision{Action: engine.Check}, nil
+		}
+		if b.rng.float()*b.cfg.PushBelow >= m/2 {
+			return allIn(l), nil
+		}
+		return checkOrFold(l), nil
+	}
+	c := &b.cfg
+	if l.Check {
+		switch w := b.rng.intn(int64(c.Check + c.Bet + c.OpenAllIn)); {
+		case w < int64(c.Check):
+			return table.Decision{Action: engine.Check}, nil
+		case w < int64(c.Check+c.Bet):
+			return b.sized(l), nil
+		}
+		return allIn(l), nil
+	}
+	switch w := b.rng.intn(int64(c.Fold + c.Call + c.Raise + c.AllIn)); {
+	case w < int64(c.Fold):
+		return table.Decision{Action: engine.Fold}, nil
+	case w < int64(c.Fold+c.Call):
+		return table.Decision{Action: engine.Call}, nil
+	case w < int64(c.Fold+c.Call+c.Raise):
+		return b.sized(l), nil
+	}
+	return allIn(l), nil
+}
+
+// sized bets or raises to a total between the bounds, the cube of a uniform number making small
+// sizes common and the maximum rare.
+func (b *Random) sized(l *engine.Legal) table.Decision {
+	if !l.Bet && !l.Raise {
+		return checkOrCall(l)
+	}
+	u := b.rng.float()
+	return raiseTo(l, l.MinTo+int64(u*u*u*float64(l.MaxTo-l.MinTo)))
+}
