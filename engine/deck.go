@@ -92,7 +92,7 @@ type SeededDeck struct {
 	state uint64
 	bits  uint64 // random bits not used yet
 	nbits uint
-	drawn eval.CardSet
+	left  uint64 // slots of the cards not drawn yet: bit i for CardFromIndex(i)
 	n     int
 }
 
@@ -116,7 +116,7 @@ func (s *SeededDeck) Intn(n int) int {
 }
 
 // Shuffle starts a new hand's deck.
-func (s *SeededDeck) Shuffle() { s.drawn, s.n = 0, 0 }
+func (s *SeededDeck) Shuffle() { s.n = 0 }
 
 // slotCard maps six random bits to a card, or 0xff for the 12 slots past the deck.
 var slotCard = func() (m [64]eval.Card) {
@@ -129,48 +129,43 @@ var slotCard = func() (m [64]eval.Card) {
 	return m
 }()
 
-// drawInto fills dst with the next cards: Draw in bulk, for the engine's hot path.
+// drawInto fills dst with the next cards: Draw in bulk, for the engine's hot path. The slots left
+// are a bit mask (bit i for CardFromIndex(i)), so a try is a shift and a test.
 func (s *SeededDeck) drawInto(dst []eval.Card) bool {
 	if s.n+len(dst) > eval.NumCards {
 		return false
 	}
-	b, nb, drawn := s.bits, s.nbits, s.drawn
-	for i := 0; i < len(dst); {
-		if nb < 6 {
-			b, nb = s.Uint64(), 64
-		}
-		c := slotCard[b&63]
-		b >>= 6
-		nb -= 6
-		if c != 0xff && !drawn.Has(c) {
-			drawn = drawn.Add(c)
-			dst[i] = c
-			i++
+	b, nb, left := s.bits, s.nbits, s.left
+	if s.n == 0 {
+		left = 1<<eval.NumCards - 1 // a fresh deck
+	}
+	for i := range dst {
+		for {
+			if nb < 6 {
+				b, nb = s.Uint64(), 64
+			}
+			slot := b & 63
+			b >>= 6
+			nb -= 6
+			if left>>slot&1 != 0 {
+				left &^= 1 << slot
+				dst[i] = slotCard[slot]
+				break
+			}
 		}
 	}
-	s.bits, s.nbits, s.drawn = b, nb, drawn
+	s.bits, s.nbits, s.left = b, nb, left
 	s.n += len(dst)
 	return true
 }
 
 // Draw deals the next card.
 func (s *SeededDeck) Draw() eval.Card {
-	if s.n >= eval.NumCards {
+	var c [1]eval.Card
+	if !s.drawInto(c[:]) {
 		return 0xff
 	}
-	for {
-		if s.nbits < 6 {
-			s.bits, s.nbits = s.Uint64(), 64
-		}
-		c := slotCard[s.bits&63]
-		s.bits >>= 6
-		s.nbits -= 6
-		if c != 0xff && !s.drawn.Has(c) {
-			s.drawn = s.drawn.Add(c)
-			s.n++
-			return c
-		}
-	}
+	return c[0]
 }
 
 // ScriptedDeck deals fixed cards in order: for replays and tests. Cards past the script are 0xff,
