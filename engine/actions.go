@@ -221,7 +221,9 @@ func (t *Table) Fold(seat int) (Event, error) { return t.Act(seat, Fold, 0) }
 func (t *Table) CanCheck(seat int) bool { return t.verify(seat, Check, 0) == okAction }
 
 // VerifyCheck says why seat may not check now, or nil.
-func (t *Table) VerifyCheck(seat int) error { return t.explain(t.verify(seat, Check, 0), seat, Check, 0) }
+func (t *Table) VerifyCheck(seat int) error {
+	return t.explain(t.verify(seat, Check, 0), seat, Check, 0)
+}
 
 // Check checks.
 func (t *Table) Check(seat int) (Event, error) { return t.Act(seat, Check, 0) }
@@ -254,7 +256,9 @@ func (t *Table) CanRaiseTo(seat int, to int64) bool {
 }
 
 // VerifyRaiseTo says why seat may not raise to to now, or nil.
-func (t *Table) VerifyRaiseTo(seat int, to int64) error { return t.explain(t.verify(seat, Raise, to), seat, Raise, to) }
+func (t *Table) VerifyRaiseTo(seat int, to int64) error {
+	return t.explain(t.verify(seat, Raise, to), seat, Raise, to)
+}
 
 // RaiseTo raises seat's bet in the round to a total of to.
 func (t *Table) RaiseTo(seat int, to int64) (Event, error) { return t.Act(seat, Raise, to) }
@@ -263,7 +267,9 @@ func (t *Table) RaiseTo(seat int, to int64) (Event, error) { return t.Act(seat, 
 func (t *Table) CanAllIn(seat int) bool { return t.verify(seat, AllIn, 0) == okAction }
 
 // VerifyAllIn says why seat may not go all-in now, or nil.
-func (t *Table) VerifyAllIn(seat int) error { return t.explain(t.verify(seat, AllIn, 0), seat, AllIn, 0) }
+func (t *Table) VerifyAllIn(seat int) error {
+	return t.explain(t.verify(seat, AllIn, 0), seat, AllIn, 0)
+}
 
 // AllIn puts every chip of seat in.
 func (t *Table) AllIn(seat int) (Event, error) { return t.Act(seat, AllIn, 0) }
@@ -386,4 +392,9 @@ func (t *Table) ToAct() int { return int(t.h.toAct) }
 func (t *Table) Round() Round { return t.h.round }
 
 // Board returns the board cards dealt so far (a copy).
-func (t *Table) Board() []eval.Card { return append([]eval.Card(nil), t.h.board[:t.h.nBoard]...) }
+func (t *Table) Board() []eval.Card { return t.AppendBoard(nil) }
+
+// AppendBoard appends the board cards dealt so far to dst.
+func (t *Table) AppendBoard(dst []eval.Card) []eval.Card {
+	return append(dst, t.h.board[:t.h.nBoard]...)
+}

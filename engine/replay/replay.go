@@ -41,6 +41,7 @@ type Replayer struct {
 	holes  [engine.MaxSeats][2]eval.Card
 	known  [engine.MaxSeats]bool
 	board  []eval.Card
+	seen   []eval.Card
 	sb, bb int
 }
 
@@ -66,7 +67,8 @@ func (r *Replayer) Replay(h *phh.Hand) error {
 		case phh.NoOp, phh.DealHole:
 			continue
 		case phh.DealBoard:
-			v := t.Board()
+			r.seen = t.AppendBoard(r.seen[:0])
+			v := r.seen
 			for _, c := range a.Cards {
 				if nboard >= len(v) || v[nboard] != c {
 					err = fmt.Errorf("the engine's board is %s at this point", eval.CardsString(v))
