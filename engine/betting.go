@@ -1,12 +1,16 @@
 package engine
 
-import "github.com/pokerfloor/pokerfloor/eval"
+import (
+	"math/bits"
+
+	"github.com/pokerfloor/pokerfloor/eval"
+)
 
 // needsAction reports whether seat s must still act in this round (rule A2): in the hand, not
 // all-in, and either it has not acted yet or it owes chips. A player alone with chips who owes
 // nothing has no decision to make.
 func (h *hand) needsAction(s int8) bool {
-	if !h.dealt[s] || h.folded[s] || h.allIn[s] {
+	if h.act>>uint(s)&1 == 0 {
 		return false
 	}
 	owes := h.bet[s] < h.currentBet
@@ -125,6 +129,7 @@ func (t *Table) returnUncalled() {
 		h.allIn[top] = false
 		if !h.folded[top] {
 			h.canAct++
+			h.act |= 1 << uint(top)
 		}
 	}
 	if h.currentBet > h.bet[top] {
@@ -149,7 +154,7 @@ func (t *Table) showAll() {
 	h := &t.h
 	s := h.showFirst
 	for k := int8(0); k < t.n; k++ {
-		if h.dealt[s] && !h.folded[s] && !h.shown[s] {
+		if h.in>>uint(s)&1 != 0 && !h.shown[s] {
 			h.shown[s] = true
 			t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
 		}
@@ -184,19 +189,16 @@ type Pot struct {
 func (t *Table) pots(out *[MaxSeats + 1]Pot) int {
 	h := &t.h
 	// Most showdowns have one pot: every player still in put in the same.
-	var in uint16
 	level, one := int64(-1), true
-	for s := int8(0); s < t.n; s++ {
-		if h.dealt[s] && !h.folded[s] {
-			in |= 1 << uint(s)
-			if level >= 0 && h.put[s] != level {
-				one = false
-			}
-			level = h.put[s]
+	for m := h.in; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros16(m)
+		if level >= 0 && h.put[s] != level {
+			one = false
 		}
+		level = h.put[s]
 	}
 	if one {
-		out[0] = Pot{Amount: h.potTotal(), Eligible: in}
+		out[0] = Pot{Amount: h.potTotal(), Eligible: h.in}
 		return 1
 	}
 	var levels [MaxSeats]int64
@@ -256,7 +258,7 @@ func (t *Table) showdown() {
 	}
 	var value [MaxSeats]eval.Value
 	for s := int8(0); s < t.n; s++ {
-		if h.dealt[s] && !h.folded[s] {
+		if h.in>>uint(s)&1 != 0 {
 			value[s] = eval.EvalSet(board.Add(h.hole[s][0]).Add(h.hole[s][1]))
 		}
 	}

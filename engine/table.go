@@ -373,8 +373,9 @@ type hand struct {
 	aggressor     int8 // the last player to bet or raise in this round
 	showFirst     int8 // where the showdown starts (rule S5)
 	allShown      bool // hands went face up when betting closed with an all-in (rule S4)
-	inHand        int8 // dealt in and not folded
-	canAct        int8 // in hand and not all-in
+	inHand        int8   // dealt in and not folded
+	canAct        int8   // in hand and not all-in
+	in, act       uint16 // the same as seat masks
 	seq           int32
 
 	advance  [MaxSeats]advance
@@ -456,9 +457,11 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 			t.seats[s].state = Active
 		}
 		h.dealt[s] = true
+		h.in |= 1 << uint(s)
 		h.nDealt++
 	}
 	h.inHand, h.canAct = h.nDealt, h.nDealt
+	h.act = h.in
 	if h.nDealt == 2 && button != sb {
 		// A newcomer was left out and two remain: play it heads-up (B6).
 		for s := int8(0); s < t.n; s++ {
@@ -505,6 +508,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		if t.seats[h.bb].stack == 0 {
 			h.allIn[h.bb] = true
 			h.canAct--
+			h.act &^= 1 << uint(h.bb)
 		}
 		t.emit(Event{Kind: EvAnte, Seat: h.bb, Amount: a, AllIn: h.allIn[h.bb]})
 	}
@@ -602,6 +606,7 @@ func (t *Table) pay(s int8, amount int64) int64 {
 		if !h.allIn[s] {
 			h.allIn[s] = true
 			h.canAct--
+			h.act &^= 1 << uint(s)
 		}
 	}
 	*st -= amount
@@ -614,6 +619,8 @@ func (t *Table) foldSeat(s int8) {
 	h := &t.h
 	h.folded[s] = true
 	h.inHand--
+	h.in &^= 1 << uint(s)
+	h.act &^= 1 << uint(s)
 	if !h.allIn[s] {
 		h.canAct--
 	}
