@@ -29,7 +29,7 @@ type deck52 struct {
 }
 
 func (d *deck52) reset() {
-	if d.cards[1] == 0 { // first use: the zero value of cards is not a deck yet
+	if d.cards[0] == d.cards[1] { // first use: the zero value of cards is not a deck yet
 		for i := range d.cards {
 			d.cards[i] = eval.CardFromIndex(i)
 		}
@@ -40,9 +40,11 @@ func (d *deck52) reset() {
 // draw swaps the card at position next+j into position next and returns it.
 func (d *deck52) draw(j int) eval.Card {
 	i := d.next
-	d.cards[i], d.cards[i+j] = d.cards[i+j], d.cards[i]
+	c := d.cards[i+j]
+	d.cards[i+j] = d.cards[i]
+	d.cards[i] = c
 	d.next++
-	return d.cards[i]
+	return c
 }
 
 // CryptoDeck shuffles with crypto/rand: the production source (rule D1). The zero value is ready.
@@ -85,15 +87,15 @@ func (c *CryptoDeck) Draw() eval.Card {
 }
 
 // SeededDeck is a fast deterministic source for simulations and tests (rule D1: never in live
-// play). It uses SplitMix64; the same seed deals the same hands. It draws by rejection: six random
-// bits name one of 64 slots, a slot that is not a card left in the deck is drawn again, so each card
-// is uniform among those left without keeping an array of the deck.
+// play). It uses SplitMix64; the same seed deals the same hands. Each card is a Fisher–Yates step:
+// a 32-bit random number scaled to the cards left picks one (the bias is below 52/2^32, harmless in
+// a simulation and absent from CryptoDeck), swapped to the front. The deck is not put back in order
+// between hands: Fisher–Yates is uniform from any starting order.
 type SeededDeck struct {
 	state uint64
-	bits  uint64 // random bits not used yet
-	nbits uint
-	left  uint64 // slots of the cards not drawn yet: bit i for CardFromIndex(i)
-	n     int
+	spare uint64 // the high half of the last random number, when unused
+	has   bool
+	d     deck52
 }
 
 // NewSeededDeck returns a deck source seeded with seed.
@@ -116,46 +118,25 @@ func (s *SeededDeck) Intn(n int) int {
 }
 
 // Shuffle starts a new hand's deck.
-func (s *SeededDeck) Shuffle() { s.n = 0 }
+func (s *SeededDeck) Shuffle() { s.d.reset() }
 
-// slotCard maps six random bits to a card, or 0xff for the 12 slots past the deck.
-var slotCard = func() (m [64]eval.Card) {
-	for i := range m {
-		m[i] = 0xff
-		if i < eval.NumCards {
-			m[i] = eval.CardFromIndex(i)
-		}
-	}
-	return m
-}()
-
-// drawInto fills dst with the next cards: Draw in bulk, for the engine's hot path. The slots left
-// are a bit mask (bit i for CardFromIndex(i)), so a try is a shift and a test.
+// drawInto fills dst with the next cards: Draw in bulk, for the engine's hot path.
 func (s *SeededDeck) drawInto(dst []eval.Card) bool {
-	if s.n+len(dst) > eval.NumCards {
+	d := &s.d
+	if d.next+len(dst) > eval.NumCards {
 		return false
 	}
-	b, nb, left := s.bits, s.nbits, s.left
-	if s.n == 0 {
-		left = 1<<eval.NumCards - 1 // a fresh deck
-	}
 	for i := range dst {
-		for {
-			if nb < 6 {
-				b, nb = s.Uint64(), 64
-			}
-			slot := b & 63
-			b >>= 6
-			nb -= 6
-			if left>>slot&1 != 0 {
-				left &^= 1 << slot
-				dst[i] = slotCard[slot]
-				break
-			}
+		var r uint32
+		if s.has {
+			r, s.has = uint32(s.spare), false
+		} else {
+			x := s.Uint64()
+			r, s.spare, s.has = uint32(x), x>>32, true
 		}
+		j := int(uint64(r) * uint64(eval.NumCards-d.next) >> 32)
+		dst[i] = d.draw(j)
 	}
-	s.bits, s.nbits, s.left = b, nb, left
-	s.n += len(dst)
 	return true
 }
 
