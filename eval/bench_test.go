@@ -33,11 +33,9 @@ func BenchmarkEval7Random(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var acc Value
-	j := 0
-	for i := 0; i < b.N; i++ {
-		acc += EvalSet(sets[j])
-		if j++; j == len(sets) {
-			j = 0
+	for n := b.N; n > 0; n -= len(sets) {
+		for _, s := range sets[:min(n, len(sets))] {
+			acc += EvalSet(s)
 		}
 	}
 	benchSink = acc
@@ -49,13 +47,10 @@ func BenchmarkEval7RandomCards(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var acc Value
-	j := 0
-	for i := 0; i < b.N; i++ {
-		c := &cards[j]
-		h := Hand{}.Add(c[0]).Add(c[1]).Add(c[2]).Add(c[3]).Add(c[4]).Add(c[5]).Add(c[6])
-		acc += h.Value()
-		if j++; j == len(cards) {
-			j = 0
+	for n := b.N; n > 0; n -= len(cards) {
+		for i := range cards[:min(n, len(cards))] {
+			c := &cards[i]
+			acc += Hand{}.Add(c[0]).Add(c[1]).Add(c[2]).Add(c[3]).Add(c[4]).Add(c[5]).Add(c[6]).Value()
 		}
 	}
 	benchSink = acc
@@ -103,9 +98,13 @@ func sumAllSevens() uint64 {
 }
 
 // sumLastTwo adds up the Values of five cards with every pair of deck[from:] added: the two innermost
-// loops of the enumeration. A six-card hand with no four cards of a suit can make no flush with one
-// more card, and then the last loop reads rank sums alone (sumRankValues).
+// loops of the enumeration. Where the five cards hold no three of a suit, two more cannot make a
+// flush, and both loops read rank sums alone (sumRankPairs); otherwise a six-card hand with no four
+// of a suit still lets its last loop do so (sumRankValues).
 func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
+	if !five.flushDrawnBy(2) {
+		return sumRankPairs(uint32(five.key), keys[from:])
+	}
 	var acc uint64
 	for g := from; g < 51; g++ {
 		six := five.Merge(deck[g])
@@ -113,6 +112,20 @@ func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
 			acc += sumValues(six, deck[g+1:])
 		} else {
 			acc += sumRankValues(uint32(six.key), keys[g+1:])
+		}
+	}
+	return acc
+}
+
+// sumRankPairs adds up the rank-only Values of the key sum five with every pair of rest added.
+//
+//go:noinline
+func sumRankPairs(five uint32, rest []uint32) uint64 {
+	var acc uint64
+	for i, g := range rest {
+		six := five + g
+		for _, last := range rest[i+1:] {
+			acc += uint64(rankValue(six + last))
 		}
 	}
 	return acc

@@ -141,6 +141,12 @@ func (h Hand) flushDrawn() bool {
 	return (h.key+handSuitBias+0x1111<<handSuitShift)&handFlushBits != 0
 }
 
+// flushDrawnBy reports whether n more cards could give h a flush: whether it holds 5-n or more
+// cards of one suit.
+func (h Hand) flushDrawnBy(n uint64) bool {
+	return (h.key+handSuitBias+n*0x1111<<handSuitShift)&handFlushBits != 0
+}
+
 // Evaluate returns the Value of the best five-card hand among 5, 6 or 7 distinct cards, and 0 (no
 // hand) for anything else. CheckHand says what is wrong with such input.
 func Evaluate(cards ...Card) Value {
