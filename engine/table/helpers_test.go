@@ -108,8 +108,10 @@ func options(seed uint64, clock *table.FakeClock) table.Options {
 // decideFunc is an Instant decider from a function.
 type decideFunc func(v *engine.View) table.Decision
 
-func (f decideFunc) Decide(_ context.Context, v *engine.View) (table.Decision, error) { return f(v), nil }
-func (decideFunc) Instant()                                                          {}
+func (f decideFunc) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+	return f(v), nil
+}
+func (decideFunc) Instant() {}
 
 // caller checks or calls, every time.
 var caller = decideFunc(func(v *engine.View) table.Decision {

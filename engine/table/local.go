@@ -80,7 +80,7 @@ func NewLocalController(cfg LocalConfig) (*LocalController, error) {
 		return nil, fmt.Errorf("%d players for %d seats: a table needs 2 to %d", len(cfg.Players), cfg.Config.Seats, cfg.Config.Seats)
 	}
 	if len(cfg.Seats) != 0 && len(cfg.Seats) != len(cfg.Players) || len(cfg.Stacks) != 0 && len(cfg.Stacks) != len(cfg.Players) {
-		return nil, fmt.Errorf("Seats and Stacks, when given, have one entry a player")
+		return nil, fmt.Errorf("the lists of seats and stacks, when given, have one entry a player")
 	}
 	if cfg.Button < 0 || cfg.Button >= cfg.Config.Seats {
 		return nil, fmt.Errorf("the button's seat %d is not a seat of the table", cfg.Button)

@@ -1,0 +1,495 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/eval"
+)
+
+// Six bots play to one winner under the LocalController; every hand conserves chips (the
+// controller refuses any that does not, and the ledger checks again), and hand numbers run 1, 2, 3, ….
+func TestSixBotsPlayToOneWinner(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kinds []bot.Kind
+		batch int
+	}{
+		{"random", []bot.Kind{bot.KindRandom}, 1},
+		{"strength", []bot.Kind{bot.KindStrength}, 1},
+		{"mixed batch 10", []bot.Kind{bot.KindRandom, bot.KindStrength}, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 5; seed++ {
+				var l ledger
+				c := newLocal(t, 6, tc.batch, &l)
+				clock := table.NewFakeClock(epoch)
+				r := table.NewRunner("t1", c, bot.Players(seed, tc.kinds...), options(seed, clock))
+				if err := r.Run(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				l.check(t)
+				winner, ok := c.Winner()
+				if !ok {
+					t.Fatal("the table closed without a winner")
+				}
+				st := c.State()
+				if st.Directive != table.Close || len(st.Seats) != 1 || st.Seats[0].Stack != 6*1500 {
+					t.Fatalf("final state %+v", st)
+				}
+				if p := c.Placements(); len(p) != 5 {
+					t.Fatalf("%d players placed, want 5: %+v", len(p), p)
+				}
+				s := r.Stats()
+				if s.Illegal != 0 || s.TimedOut != 0 || s.Interrupted != 0 {
+					t.Errorf("stats %+v: bots act legally and at once", s)
+				}
+				last, _ := c.Hands()
+				if last != s.Hands || last > 2000 {
+					t.Errorf("%d hands accepted, %d played: a table of bots should end in a few hundred", last, s.Hands)
+				}
+				t.Logf("seed %d: %s wins after %d hands, %d reports", seed, winner, last, s.Reports)
+			}
+		})
+	}
+}
+
+// The same seeds give the same tournament: bots and deck are deterministic.
+func TestRunnerDeterministic(t *testing.T) {
+	play := func() ([]table.Placement, int64) {
+		c := newLocal(t, 6, 3, nil)
+		r := table.NewRunner("t1", c, bot.Players(7, bot.KindRandom, bot.KindStrength), options(7, table.NewFakeClock(epoch)))
+		if err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		last, _ := c.Hands()
+		return c.Placements(), last
+	}
+	p1, n1 := play()
+	p2, n2 := play()
+	if n1 != n2 || len(p1) != len(p2) {
+		t.Fatalf("%d hands then %d", n1, n2)
+	}
+	for i := range p1 {
+		if p1[i] != p2[i] {
+			t.Fatalf("placement %d: %+v then %+v", i, p1[i], p2[i])
+		}
+	}
+}
+
+// Rule D4: a runner cancelled in the middle of a batch loses the hands not yet reported; a new
+// runner started from the controller's state continues with the next hand number, and no chip is
+// lost or made.
+func TestRunnerRestartContinues(t *testing.T) {
+	for _, batch := range []int{1, 10} {
+		var l ledger
+		c := newLocal(t, 6, batch, &l)
+		clock := table.NewFakeClock(epoch)
+		ctx, cancel := context.WithCancel(context.Background())
+		played := 0
+		opt := options(1, clock)
+		opt.OnHand = func(*table.HandResult) {
+			if played++; played == 17 {
+				cancel()
+			}
+		}
+		r1 := table.NewRunner("t1", c, bot.Players(1), opt)
+		if err := r1.Run(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("batch %d: first runner returned %v, want context.Canceled", batch, err)
+		}
+		acked, _ := c.Hands()
+		if want := int64((17 - 1) / batch * batch); acked != want { // the batch of hand 17 is never reported
+			t.Fatalf("batch %d: %d hands acknowledged, want %d (the rest of the batch is lost)", batch, acked, want)
+		}
+		// In a batch, the next hand starts and is interrupted; alone, the cancel comes before the
+		// report.
+		if want := int64(min(batch-1, 1)); r1.Stats().Interrupted != want {
+			t.Errorf("batch %d: stats %+v: want %d interrupted", batch, r1.Stats(), want)
+		}
+		// A new process: a new runner, a new deck.
+		r2 := table.NewRunner("t1", c, bot.Players(2), options(2, clock))
+		if err := r2.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		l.check(t)
+		if _, ok := c.Winner(); !ok {
+			t.Fatal("no winner")
+		}
+		if l.hands() <= int(acked) {
+			t.Fatalf("batch %d: the second runner played no hand", batch)
+		}
+	}
+}
+
+// flaky fails the first reports that carry results: the first after the controller took them (the
+// answer was lost), the second before.
+type flaky struct {
+	inner *table.LocalController
+	fails int
+	calls int
+}
+
+func (f *flaky) Report(ctx context.Context, id string, results []table.HandResult) (table.State, error) {
+	f.calls++
+	if len(results) > 0 && f.fails < 2 {
+		f.fails++
+		if f.fails == 1 {
+			if _, err := f.inner.Report(ctx, id, results); err != nil {
+				return table.State{}, err
+			}
+			return table.State{}, errors.New("connection reset after the update was applied")
+		}
+		return table.State{}, errors.New("connection refused")
+	}
+	return f.inner.Report(ctx, id, results)
+}
+
+// A report that fails twice and then succeeds counts each hand once; the runner backs off between
+// attempts on its clock.
+func TestReportRetriedCountsOnce(t *testing.T) {
+	for _, batch := range []int{1, 5} {
+		var l ledger
+		f := &flaky{inner: newLocal(t, 6, batch, &l)}
+		clock := table.NewFakeClock(epoch)
+		r := table.NewRunner("t1", f, bot.Players(3), options(3, clock))
+		if err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		l.check(t)
+		if s := r.Stats(); s.Retries != 2 {
+			t.Errorf("batch %d: %d retries, want 2", batch, s.Retries)
+		}
+		if slept, n := clock.Slept(); n != 2 || slept != 150*time.Millisecond {
+			t.Errorf("batch %d: slept %v in %d sleeps, want 50ms then 100ms", batch, slept, n)
+		}
+		last, _ := f.inner.Hands()
+		if int64(l.hands()) != last {
+			t.Errorf("batch %d: %d results accepted for %d hands", batch, l.hands(), last)
+		}
+	}
+}
+
+// A controller's rejection is not retried: the runner stops with it.
+func TestRejectedReportStops(t *testing.T) {
+	c := newLocal(t, 3, 1, nil)
+	reject := controllerFunc(func(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+		if len(res) > 0 {
+			res[0].End[0].Stack++ // a chip out of nowhere
+		}
+		return c.Report(ctx, id, res)
+	})
+	r := table.NewRunner("t1", reject, bot.Players(1), options(1, table.NewFakeClock(epoch)))
+	var rej *table.RejectedError
+	if err := r.Run(context.Background()); !errors.As(err, &rej) || !strings.Contains(rej.Reason, "conserved") {
+		t.Fatalf("Run returned %v, want a rejection for chips not conserved", err)
+	}
+	if last, _ := c.Hands(); last != 0 {
+		t.Fatalf("the rejected hand was counted: %d", last)
+	}
+}
+
+type controllerFunc func(ctx context.Context, id string, res []table.HandResult) (table.State, error)
+
+func (f controllerFunc) Report(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+	return f(ctx, id, res)
+}
+
+// Rule D4: a hand interrupted by the context's end is void: every chip bet in it goes back, and it
+// is not reported.
+func TestInterruptedHandIsVoid(t *testing.T) {
+	c := newLocal(t, 4, 1, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var potAtCancel int64
+	d := decideFunc(func(v *engine.View) table.Decision {
+		if v.HandNumber == 3 && v.Round == engine.Flop && potAtCancel == 0 {
+			potAtCancel = v.Pot
+			cancel()
+		}
+		return caller(v)
+	})
+	r := table.NewRunner("t1", c, all(d), options(1, table.NewFakeClock(epoch)))
+	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run returned %v", err)
+	}
+	if potAtCancel == 0 {
+		t.Fatal("no chips were in the pot when the hand was interrupted")
+	}
+	tb := r.Table()
+	if tb.Phase() != engine.Voided {
+		t.Fatalf("the hand is %v, want voided", tb.Phase())
+	}
+	st := c.State()
+	if st.HandNumber != 2 {
+		t.Fatalf("the controller is at hand %d, want 2: the interrupted hand is not reported", st.HandNumber)
+	}
+	for _, s := range st.Seats {
+		if got := tb.Stack(s.Seat); got != s.Stack {
+			t.Errorf("seat %d holds %d after the void, had %d before the hand", s.Seat, got, s.Stack)
+		}
+	}
+	if tb.TotalChips() != c.TotalChips() {
+		t.Errorf("%d chips at the table, want %d", tb.TotalChips(), c.TotalChips())
+	}
+	if s := r.Stats(); s.Interrupted != 1 || s.Hands != 2 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// Rule D5 (the no-leak rule): every view a decider is given shows its own hole cards and nobody
+// else's.
+func TestViewsHoldOnlyOwnCards(t *testing.T) {
+	views := 0
+	var failed string
+	watch := func(d table.Decider) table.Decider {
+		return decideFunc(func(v *engine.View) table.Decision {
+			views++
+			if failed == "" {
+				failed = leak(v)
+			}
+			dec, _ := d.Decide(context.Background(), v)
+			return dec
+		})
+	}
+	bots := bot.Players(5, bot.KindRandom, bot.KindStrength)
+	ps := table.PlayersFunc(func(p string) table.Decider { return watch(bots.Decider(p)) })
+	for _, batch := range []int{1, 7} {
+		r := table.NewRunner("t1", newLocal(t, 9, batch, nil), ps, options(5, table.NewFakeClock(epoch)))
+		if err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if failed != "" {
+		t.Fatal(failed)
+	}
+	if views < 1000 {
+		t.Fatalf("only %d views checked", views)
+	}
+}
+
+// leak says what is wrong with a seat's view, or "".
+func leak(v *engine.View) string {
+	me := v.ToAct
+	if v.Viewer != me || me < 0 {
+		return "a view for a seat other than the one to act"
+	}
+	for s := 0; s < v.NSeats; s++ {
+		sv := v.Seats[s]
+		switch {
+		case s == me && (!sv.Known || !sv.Cards[0].Valid() || !sv.Cards[1].Valid() || sv.Cards[0] == sv.Cards[1]):
+			return "a player does not see his own cards"
+		case s != me && (sv.Known || sv.Shown || sv.Cards != [2]eval.Card{}):
+			return "a view holds another player's hole cards"
+		}
+	}
+	return ""
+}
+
+// With Batch > 1 the runner reports once a batch.
+func TestBatchReportsOncePerBatch(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 6, 20, &l)
+	r := table.NewRunner("t1", c, bot.Players(9), options(9, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	s := r.Stats()
+	// One report before the first hand, one per full batch, one for the last (short) batch.
+	if max := s.Hands/20 + 2; s.Reports > max {
+		t.Fatalf("%d reports for %d hands in batches of 20, want at most %d", s.Reports, s.Hands, max)
+	}
+}
+
+// waitFirst tells the table to wait n times before it plays.
+type waitFirst struct {
+	inner table.Controller
+	n     int
+}
+
+func (w *waitFirst) Report(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+	st, err := w.inner.Report(ctx, id, res)
+	if err == nil && w.n > 0 {
+		w.n--
+		st.Directive, st.WaitFor = table.Wait, 5*time.Minute
+	}
+	return st, err
+}
+
+// Wait then Play: the runner sleeps what it is told on its clock, then plays.
+func TestWaitThenPlay(t *testing.T) {
+	var l ledger
+	clock := table.NewFakeClock(epoch)
+	r := table.NewRunner("t1", &waitFirst{inner: newLocal(t, 6, 1, &l), n: 2}, bot.Players(4), options(4, clock))
+	start := time.Now()
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	if slept, n := clock.Slept(); slept != 10*time.Minute || n != 2 {
+		t.Fatalf("slept %v in %d sleeps, want 10m in 2", slept, n)
+	}
+	if r.Stats().Waits != 2 || l.hands() == 0 {
+		t.Fatalf("stats %+v", r.Stats())
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("the fake clock slept for real")
+	}
+}
+
+// A paused LocalController tells the table to wait; resumed, to play.
+func TestLocalPause(t *testing.T) {
+	c := newLocal(t, 3, 1, nil)
+	c.Pause()
+	if st := c.State(); st.Directive != table.Wait || st.WaitFor != time.Second {
+		t.Fatalf("paused: %v %v", st.Directive, st.WaitFor)
+	}
+	c.Resume()
+	if st := c.State(); st.Directive != table.Play {
+		t.Fatalf("resumed: %v", st.Directive)
+	}
+}
+
+// slow is a decider that is not Instant: it lets think pass on the clock, then answers, or, past
+// the turn time, waits for the runner to end its turn.
+type slow struct {
+	clock *table.FakeClock
+	think time.Duration
+}
+
+func (s slow) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+	s.clock.Advance(s.think)
+	if s.think > 100*time.Second {
+		<-ctx.Done()
+		return table.Decision{}, ctx.Err()
+	}
+	return caller(v), nil
+}
+
+// Rule A15: a player who does not answer within the turn time (Think + Clock + Countdown) is folded,
+// or checked under checkWhenFree when nothing is owed; one who answers in time acts.
+func TestRuleA15ActionClock(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		expiry engine.ClockExpiry
+		think  time.Duration
+		want   []engine.EventKind // the big blind's turn preflop, after the small blind called
+	}{
+		{"expired, fold", engine.ExpireFold, 2 * time.Minute, []engine.EventKind{engine.EvTimeExpired, engine.EvFold}},
+		{"expired, check when free", engine.ExpireCheckWhenFree, 2 * time.Minute, []engine.EventKind{engine.EvTimeExpired, engine.EvCheck}},
+		{"in time", engine.ExpireFold, 10 * time.Second, []engine.EventKind{engine.EvCheck}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2, Expiry: tc.expiry},
+				Levels: levels, Players: []string{"sb", "bb"}, Stack: 1000, Button: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock := table.NewFakeClock(epoch)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ps := table.PlayersFunc(func(p string) table.Decider {
+				if p == "bb" {
+					return slow{clock: clock, think: tc.think}
+				}
+				return caller
+			})
+			opt := options(1, clock)
+			var got []engine.EventKind
+			var r *table.Runner
+			opt.OnHand = func(*table.HandResult) {
+				seen := false
+				for _, e := range r.Table().Log() {
+					if e.Kind == engine.EvCall {
+						seen = true // the small blind called; the big blind's turn follows
+						continue
+					}
+					if seen && e.Seat == 1 && len(got) < len(tc.want) {
+						got = append(got, e.Kind)
+					}
+				}
+				cancel()
+			}
+			r = table.NewRunner("t1", c, ps, opt)
+			if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("the big blind's turn: %v, want %v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("the big blind's turn: %v, want %v", got, tc.want)
+				}
+			}
+			if expired := tc.think > 100*time.Second; (r.Stats().TimedOut > 0) != expired {
+				t.Errorf("stats %+v", r.Stats())
+			}
+		})
+	}
+}
+
+// An illegal decision is replaced by check-or-fold and counted; the hand goes on.
+func TestIllegalDecisionChecksOrFolds(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 4, 1, &l)
+	cheat := decideFunc(func(*engine.View) table.Decision { return table.Decision{Action: engine.Raise, To: 1} })
+	bots := bot.Players(2)
+	ps := table.PlayersFunc(func(p string) table.Decider {
+		if p == "p1" {
+			return cheat
+		}
+		return bots.Decider(p)
+	})
+	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	if r.Stats().Illegal == 0 {
+		t.Fatal("no illegal decision counted")
+	}
+}
+
+// A player nobody acts for (no Decider) has every turn expire at once.
+func TestAbsentPlayerTimesOut(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 3, 1, &l)
+	bots := bot.Players(2)
+	ps := table.PlayersFunc(func(p string) table.Decider {
+		if p == "p2" {
+			return nil
+		}
+		return bots.Decider(p)
+	})
+	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	if r.Stats().TimedOut == 0 {
+		t.Fatal("no turn expired")
+	}
+}
+
+// With History the results carry each hand in PHH.
+func TestHistoryAttached(t *testing.T) {
+	c := newLocal(t, 3, 1, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	opt := options(1, table.NewFakeClock(epoch))
+	opt.History = true
+	var hist string
+	opt.OnHand = func(h *table.HandResult) { hist = h.History; cancel() }
+	r := table.NewRunner("t1", c, bot.Players(1), opt)
+	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hist, "variant = 'NT'") {
+		t.Fatalf("history %q", hist)
+	}
+}
