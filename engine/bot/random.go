@@ -30,8 +30,9 @@ func (c *RandomConfig) defaults() {
 	}
 }
 
-// Random picks a legal action at random by its weights, bets between the minimum and the maximum
-// (small sizes the most likely), and pushes more as the blinds grow against its stack.
+// Random picks a legal action at random by its weights, folds the more often the bigger the bet it
+// faces, bets between the minimum and a pot-sized raise (small sizes the most likely) or all-in, and
+// pushes more as the blinds grow against its stack.
 type Random struct {
 	cfg RandomConfig
 	rng rng
@@ -65,27 +66,37 @@ func (b *Random) Decide(_ context.Context, v *engine.View) (table.Decision, erro
 		case w < int64(c.Check):
 			return table.Decision{Action: engine.Check}, nil
 		case w < int64(c.Check+c.Bet):
-			return b.sized(l), nil
+			return b.sized(v), nil
 		}
 		return allIn(l), nil
 	}
-	switch w := b.rng.intn(int64(c.Fold + c.Call + c.Raise + c.AllIn)); {
+	// Facing a bet, the larger it is against the stack, the likelier a fold: a random bot that
+	// called every shove would bust the table in a few hands.
+	me := &v.Seats[v.ToAct]
+	f := float64(l.CallAmount) / float64(me.Stack+1)
+	keep := (1 - min(f, 1)) * (1 - min(f, 1))
+	call, raise := int64(float64(c.Call)*keep), int64(float64(c.Raise)*keep)
+	switch w := b.rng.intn(int64(c.Fold) + call + raise + int64(c.AllIn) + 1); {
 	case w < int64(c.Fold):
 		return table.Decision{Action: engine.Fold}, nil
-	case w < int64(c.Fold+c.Call):
+	case w < int64(c.Fold)+call:
 		return table.Decision{Action: engine.Call}, nil
-	case w < int64(c.Fold+c.Call+c.Raise):
-		return b.sized(l), nil
+	case w < int64(c.Fold)+call+raise:
+		return b.sized(v), nil
+	case w < int64(c.Fold)+call+raise+int64(c.AllIn):
+		return allIn(l), nil
 	}
-	return allIn(l), nil
+	return table.Decision{Action: engine.Fold}, nil
 }
 
-// sized bets or raises to a total between the bounds, the cube of a uniform number making small
-// sizes common and the maximum rare.
-func (b *Random) sized(l *engine.Legal) table.Decision {
+// sized bets or raises to a total between the minimum and a pot-sized raise, small sizes the most
+// likely (the cube of a uniform number); going all-in is a choice of its own.
+func (b *Random) sized(v *engine.View) table.Decision {
+	l := &v.Legal
 	if !l.Bet && !l.Raise {
 		return checkOrCall(l)
 	}
+	top := min(l.MaxTo, v.CurrentBet+v.Pot+v.ToCall)
 	u := b.rng.float()
-	return raiseTo(l, l.MinTo+int64(u*u*u*float64(l.MaxTo-l.MinTo)))
+	return raiseTo(l, l.MinTo+int64(u*u*u*float64(max(top-l.MinTo, 0))))
 }

@@ -39,8 +39,10 @@ func (c *StrengthConfig) defaults() {
 // against as many random hands as it has opponents, estimated from a few random deals. It bets for
 // value in proportion to the pot, calls when the equity beats the price, and bluffs now and then.
 type Strength struct {
-	cfg StrengthConfig
-	rng rng
+	cfg   StrengthConfig
+	rng   rng
+	bits  uint64 // random bits not used yet, for drawing cards
+	nbits uint
 }
 
 // NewStrength returns a Strength bot seeded with seed.
@@ -162,17 +164,19 @@ func (b *Strength) equity(hole [2]eval.Card, board []eval.Card, opponents int) f
 }
 
 // card draws a card not in taken and adds it: six random bits name a card (rank in the low four
-// bits, suit above, as eval.Card), drawn again when they name no card or one taken.
+// bits, suit above, as eval.Card), drawn again when they name no card or one taken. Bits left over
+// from one draw serve the next.
 func (b *Strength) card(taken *eval.CardSet) eval.Card {
 	for {
-		x := b.rng.uint64()
-		for k := 0; k < 10; k++ {
-			c := eval.Card(x & 63)
-			x >>= 6
-			if c.Valid() && !taken.Has(c) {
-				*taken = taken.Add(c)
-				return c
-			}
+		if b.nbits < 6 {
+			b.bits, b.nbits = b.rng.uint64(), 60 // ten draws of six bits
+		}
+		c := eval.Card(b.bits & 63)
+		b.bits >>= 6
+		b.nbits -= 6
+		if c.Valid() && !taken.Has(c) {
+			*taken = taken.Add(c)
+			return c
 		}
 	}
 }
