@@ -153,3 +153,25 @@ func sumRankValues(six uint32, rest []uint32) uint64 {
 	}
 	return acc
 }
+
+// BenchmarkEquityPreflopExact: AsKs against QdQc over all 1,712,304 boards.
+func BenchmarkEquityPreflopExact(b *testing.B) {
+	hs := [][]Card{MustParseCards("AsKs"), MustParseCards("QdQc")}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ExactEquity(hs, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEquityMonteCarlo: three hands preflop, 100,000 random boards a run.
+func BenchmarkEquityMonteCarlo(b *testing.B) {
+	hs := [][]Card{MustParseCards("AhAd"), MustParseCards("KsKc"), MustParseCards("9h8h")}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := MonteCarloEquity(hs, nil, nil, 100_000, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
