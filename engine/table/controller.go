@@ -6,8 +6,13 @@
 // table process that dies mid-hand loses only that hand, which is void (rule D4), and a new process
 // takes up from the last acknowledged hand. The deck never leaves this package's process.
 //
+// Runner is the in-process table: one goroutine, one engine.Table, the players' Deciders (bots in
+// engine/bot, or connections), an injectable Clock for the action clock (rule A15), the waits and the
+// retries. LocalController is a Controller for one table on its own (a standalone table, tests).
+//
 // It must never import the workflows: the tournament side comes in through Controller, which the
-// workflows implement and cmd wires in.
+// workflows implement and cmd wires in. It must never show a player another's hole cards: a Decider
+// gets its own seat's view only (rule D5).
 package table
 
 import (

@@ -29,8 +29,8 @@ type Options struct {
 	TurnTime time.Duration
 	// Retry is the backoff between failed reports; the zero value is DefaultRetry.
 	Retry Retry
-	// IdleWait is how long the table waits when told to Wait without a duration, or to Play with
-	// fewer than two players who can be dealt in. Zero: one second.
+	// IdleWait is how long the table waits when told to Play with fewer than two players who can
+	// be dealt in, before it asks again. Zero: one second.
 	IdleWait time.Duration
 	// OnHand, if set, sees each hand played (void ones too) once its result is made, before it is
 	// reported. The result and the runner's Table are valid during the call only.
@@ -139,12 +139,10 @@ func (r *Runner) Run(ctx context.Context) error {
 		case Close:
 			return nil
 		case Wait:
+			// WaitFor 0 asks again at once: a controller that waits itself (the TableWorkflow holds
+			// the Update until something changes) answers Wait only when its own wait ran out.
 			r.waits.Add(1)
-			d := st.WaitFor
-			if d <= 0 {
-				d = r.opt.IdleWait
-			}
-			if err := r.clock.Sleep(ctx, d); err != nil {
+			if err := r.clock.Sleep(ctx, st.WaitFor); err != nil {
 				return err
 			}
 		case Play:
