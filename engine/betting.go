@@ -89,8 +89,7 @@ func (t *Table) dealStreet() bool {
 	if !t.drawInto(buf[:k+1]) {
 		return false
 	}
-	t.emit(Event{Kind: EvBurn, Round: h.round, N: 1, Cards: [5]eval.Card{buf[0]}})
-	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k)}
+	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k), Burn: buf[0]}
 	copy(e.Cards[:], buf[1:k+1])
 	copy(h.board[h.nBoard:], buf[1:k+1])
 	h.nBoard += int8(k)

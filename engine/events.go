@@ -22,8 +22,7 @@ const (
 	EvBet                              // Seat bets To (Amount chips)
 	EvRaise                            // Seat raises to To (Amount chips more)
 	EvUncalled                         // Amount of Seat's bet that nobody called goes back to it
-	EvBurn                             // a card is burned (rule D3); Cards[0] in the full log only
-	EvBoard                            // board cards for Round: Cards[:N]
+	EvBoard                            // board cards for Round: Cards[:N], after burning Burn (D3; Burn in the full log only)
 	EvShow                             // Seat shows Cards[:2]
 	EvMuck                             // Seat mucks (rule S6)
 	EvWin                              // Seat wins Amount from pot number Pot
@@ -34,7 +33,7 @@ const (
 )
 
 var eventNames = [...]string{"", "hand", "ante", "small blind", "big blind", "hole", "kill",
-	"fold", "check", "call", "bet", "raise", "uncalled", "burn", "board", "show", "muck", "win",
+	"fold", "check", "call", "bet", "raise", "uncalled", "board", "show", "muck", "win",
 	"eliminated", "end", "void", "time expired"}
 
 func (k EventKind) String() string {
@@ -54,6 +53,7 @@ type Event struct {
 	AllIn  bool
 	N      uint8 // number of Cards used
 	Pot    uint8
+	Burn   eval.Card // EvBoard: the card burned before it (D3); NoCard when hidden
 	Cards  [5]eval.Card
 	Amount int64
 	To     int64
@@ -89,8 +89,6 @@ func (e Event) String() string {
 		return fmt.Sprintf("seat %d raises to %d%s", e.Seat, e.To, allIn)
 	case EvUncalled:
 		return fmt.Sprintf("%d uncalled returned to seat %d", e.Amount, e.Seat)
-	case EvBurn:
-		return "burn"
 	case EvBoard:
 		return fmt.Sprintf("%s: %s", e.Round, eval.CardsString(e.CardList()))
 	case EvShow:

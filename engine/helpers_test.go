@@ -93,7 +93,7 @@ func actionsOf(log []Event) []string {
 	var out []string
 	for _, e := range log {
 		switch e.Kind {
-		case EvHole, EvBurn, EvHandStart:
+		case EvHole, EvHandStart:
 			continue
 		}
 		out = append(out, e.String())

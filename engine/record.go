@@ -21,7 +21,8 @@ func Replay(hd Header, log []Event) (*Table, error) {
 		}
 	}
 	for _, e := range log {
-		if e.Kind == EvBurn || e.Kind == EvBoard {
+		if e.Kind == EvBoard {
+			deck.Cards = append(deck.Cards, e.Burn)
 			deck.Cards = append(deck.Cards, e.Cards[:e.N]...)
 		}
 	}

@@ -96,15 +96,24 @@ func TestRuleD3Burns(t *testing.T) {
 	tb := newTestTable(t, Config{}, lv50, nil, 1000, 1000, 1000)
 	mustStart(t, tb)
 	checkDown(t, tb)
-	var seq []EventKind
-	for _, e := range tb.Log() {
-		if e.Kind == EvBurn || e.Kind == EvBoard {
-			seq = append(seq, e.Kind)
-		}
-	}
 	boards := kindsOf(tb.Log(), EvBoard)
-	if len(seq) != 6 || seq[0] != EvBurn || seq[2] != EvBurn || seq[4] != EvBurn || boards[0].N != 3 || boards[1].N != 1 || boards[2].N != 1 {
-		t.Fatalf("burns and boards %v", seq)
+	if len(boards) != 3 || boards[0].N != 3 || boards[1].N != 1 || boards[2].N != 1 {
+		t.Fatalf("boards %v", boards)
+	}
+	// Every street burns a card first: the deck's cards after the hole cards go burn, flop, burn,
+	// turn, burn, river.
+	d := NewSeededDeck(1)
+	d.Shuffle()
+	var deck [52]eval.Card
+	for i := range deck {
+		deck[i] = d.Draw()
+	}
+	want := [][]eval.Card{deck[6:10], deck[10:12], deck[12:14]}
+	for i, b := range boards {
+		got := append([]eval.Card{b.Burn}, b.CardList()...)
+		if eval.CardsString(got) != eval.CardsString(want[i]) {
+			t.Fatalf("street %d: burn and board %v, want %v", i, got, want[i])
+		}
 	}
 }
 
@@ -173,7 +182,7 @@ func TestRuleD5NoUndealtCards(t *testing.T) {
 			}
 		}
 		for _, e := range tb.EventsFor(viewer, nil) {
-			if e.N > 0 && (e.Kind == EvBurn || e.Kind == EvHole && int(e.Seat) != viewer) {
+			if e.Kind == EvBoard && e.Burn != NoCard || e.N > 0 && e.Kind == EvHole && int(e.Seat) != viewer {
 				t.Fatalf("viewer %d sees %v", viewer, e)
 			}
 		}

@@ -370,9 +370,9 @@ type hand struct {
 	currentBet    int64 // the bet to match in this round
 	lastFullRaise int64 // the size of the last full bet or raise in this round (rule A5)
 	toAct         int8
-	aggressor     int8 // the last player to bet or raise in this round
-	showFirst     int8 // where the showdown starts (rule S5)
-	allShown      bool // hands went face up when betting closed with an all-in (rule S4)
+	aggressor     int8   // the last player to bet or raise in this round
+	showFirst     int8   // where the showdown starts (rule S5)
+	allShown      bool   // hands went face up when betting closed with an all-in (rule S4)
 	inHand        int8   // dealt in and not folded
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks

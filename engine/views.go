@@ -2,6 +2,9 @@ package engine
 
 import "github.com/pokerfloor/pokerfloor/eval"
 
+// NoCard stands for a card not shown (a burned card in a player's or spectator's log).
+const NoCard eval.Card = 0xff
+
 // Viewers other than a seat.
 const (
 	Spectator = -1 // sees no hole cards until they are shown
@@ -103,8 +106,8 @@ func (t *Table) EventsFor(viewer int, dst []Event) []Event {
 	for _, e := range t.log {
 		switch {
 		case viewer == FullView:
-		case e.Kind == EvBurn:
-			e.N, e.Cards = 0, [5]eval.Card{}
+		case e.Kind == EvBoard:
+			e.Burn = NoCard
 		case e.Kind == EvHole && int(e.Seat) != viewer:
 			e.N, e.Cards = 0, [5]eval.Card{}
 		}

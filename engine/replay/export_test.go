@@ -24,7 +24,7 @@ func summary(t *engine.Table) []string {
 	var out []string
 	for _, e := range t.Log() {
 		switch e.Kind {
-		case engine.EvHandStart, engine.EvHole, engine.EvBurn, engine.EvTimeExpired:
+		case engine.EvHandStart, engine.EvHole, engine.EvTimeExpired:
 			continue
 		}
 		p := -1
