@@ -493,3 +493,61 @@ func TestHistoryAttached(t *testing.T) {
 		t.Fatalf("history %q", hist)
 	}
 }
+
+// badDeck deals a card twice in its first few hands, then deals well.
+type badDeck struct {
+	bad   int
+	hands int
+	good  *engine.SeededDeck
+	last  eval.Card
+}
+
+func (d *badDeck) Shuffle() { d.hands++; d.good.Shuffle() }
+
+func (d *badDeck) Draw() eval.Card {
+	if d.hands <= d.bad && d.last != 0 {
+		return d.last // the same card again: an irregular deck
+	}
+	d.last = d.good.Draw()
+	return d.last
+}
+
+// Rule D4: a hand void for an irregular deck is reported void, with every chip back; the hand dealt
+// again carries the same number.
+func TestIrregularDeckVoidsAndReports(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 6, 1, &l)
+	opt := options(1, table.NewFakeClock(epoch))
+	opt.Deck = &badDeck{bad: 3, good: engine.NewSeededDeck(1)}
+	r := table.NewRunner("t1", c, bot.Players(1), opt)
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	if _, voided := c.Hands(); voided != 3 || r.Stats().Voided != 3 || l.voided != 3 {
+		t.Fatalf("%d void hands at the controller, stats %+v, want 3", voided, r.Stats())
+	}
+	if l.numbers[0] != 1 || l.numbers[3] != 1 || l.numbers[4] != 2 {
+		t.Fatalf("hand numbers %v: the void hand is dealt again with its number", l.numbers[:5])
+	}
+}
+
+// A controller that keeps only the button (no Positions) still gets a table that plays on: the
+// runner derives the blinds from the button.
+func TestStateWithoutPositions(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 6, 1, &l)
+	strip := controllerFunc(func(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+		st, err := c.Report(ctx, id, res)
+		st.Positions = engine.Positions{}
+		return st, err
+	})
+	r := table.NewRunner("t1", strip, bot.Players(6), options(6, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	if _, ok := c.Winner(); !ok {
+		t.Fatal("no winner")
+	}
+}
