@@ -128,7 +128,8 @@ func (r *Runner) Table() *engine.Table { return r.tbl }
 // or something no retry can fix (a *RejectedError, a State the engine cannot set up). A hand in
 // progress when ctx ends is void (rule D4): every chip goes back, and it is not reported; hands of
 // a batch played but not yet reported are lost with it, and the controller's state, which does not
-// have them, stays the truth.
+// have them, stays the truth. (Run called again on the same Runner reports them first; the
+// controller skips any it has from another runner since, by hand number.)
 func (r *Runner) Run(ctx context.Context) error {
 	for {
 		st, err := r.report(ctx)
