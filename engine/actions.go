@@ -307,6 +307,7 @@ func (t *Table) apply(s int8, a Action, to int64) {
 	case Check:
 		e.Kind = EvCheck
 		h.acted[s], h.actedTo[s] = true, h.currentBet
+		h.settled |= 1 << uint(s)
 		t.emit(e)
 		t.advanceTurn(s)
 		return
@@ -315,6 +316,7 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		e.Amount = t.pay(s, h.currentBet-h.bet[s])
 		e.To, e.AllIn = h.bet[s], h.allIn[s]
 		h.acted[s], h.actedTo[s] = true, h.currentBet
+		h.settled |= 1 << uint(s)
 		t.emit(e)
 		t.advanceTurn(s)
 		return
@@ -341,6 +343,7 @@ func (t *Table) apply(s int8, a Action, to int64) {
 	h.currentBet = to
 	h.aggressor = s
 	h.acted[s], h.actedTo[s] = true, to
+	h.settled = 1 << uint(s) // everyone else owes the new bet
 	t.emit(e)
 	t.advanceTurn(s)
 }

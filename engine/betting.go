@@ -6,17 +6,6 @@ import (
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
-// needsAction reports whether seat s must still act in this round (rule A2): in the hand, not
-// all-in, and either it has not acted yet or it owes chips. A player alone with chips who owes
-// nothing has no decision to make.
-func (h *hand) needsAction(s int8) bool {
-	if h.act>>uint(s)&1 == 0 {
-		return false
-	}
-	owes := h.bet[s] < h.currentBet
-	return owes || (!h.acted[s] && h.canAct >= 2)
-}
-
 // advanceTurn gives the turn to the first player after seat from who must act, or closes the round.
 func (t *Table) advanceTurn(from int8) {
 	h := &t.h
@@ -27,16 +16,24 @@ func (t *Table) advanceTurn(from int8) {
 		t.finishUncontested()
 		return
 	}
-	s := from
-	for k := int8(0); k < t.n; k++ {
-		s = t.next(s)
-		if h.needsAction(s) {
-			h.toAct = s
-			h.seq++
-			return
+	// Who must still act (A2): able to act and not settled (acted since the last bet and matched
+	// it). A player alone with chips who owes nothing has no decision to make.
+	need := h.act &^ h.settled
+	if h.canAct < 2 && need != 0 {
+		if s := bits.TrailingZeros16(need); h.bet[s] >= h.currentBet {
+			need = 0
 		}
 	}
-	t.endRound()
+	if need == 0 {
+		t.endRound()
+		return
+	}
+	after := need >> uint(from+1) << uint(from+1) // the seats after from, clockwise before wrapping
+	if after == 0 {
+		after = need
+	}
+	h.toAct = int8(bits.TrailingZeros16(after))
+	h.seq++
 }
 
 // endRound closes a betting round: the uncalled part of the last bet goes back, then the next street,
@@ -71,6 +68,7 @@ func (t *Table) endRound() {
 	for s := range h.bet {
 		h.bet[s], h.acted[s], h.actedTo[s] = 0, false, 0
 	}
+	h.settled = 0
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return

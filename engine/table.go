@@ -376,6 +376,7 @@ type hand struct {
 	inHand        int8   // dealt in and not folded
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
+	settled       uint16 // acted in this round and matched the bet since (A2)
 	seq           int32
 
 	advance  [MaxSeats]advance
