@@ -254,10 +254,9 @@ func (t *Table) showdown() {
 		board = board.Add(h.board[i])
 	}
 	var value [MaxSeats]eval.Value
-	for s := int8(0); s < t.n; s++ {
-		if h.in>>uint(s)&1 != 0 {
-			value[s] = eval.EvalSet(board.Add(h.hole[s][0]).Add(h.hole[s][1]))
-		}
+	for m := h.in; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros16(m)
+		value[s] = eval.EvalSet(board.Add(h.hole[s][0]).Add(h.hole[s][1]))
 	}
 	r := &h.result
 	r.NPots = t.pots(&r.Pots)
@@ -265,14 +264,13 @@ func (t *Table) showdown() {
 	for i := 0; i < r.NPots; i++ {
 		p := &r.Pots[i]
 		var best eval.Value
-		for s := int8(0); s < t.n; s++ {
-			if p.Eligible&(1<<uint(s)) != 0 {
-				if value[s] > best {
-					best, p.Winners = value[s], 0
-				}
-				if value[s] == best {
-					p.Winners |= 1 << uint(s)
-				}
+		for m := p.Eligible; m != 0; m &= m - 1 {
+			s := bits.TrailingZeros16(m)
+			if value[s] > best {
+				best, p.Winners = value[s], 0
+			}
+			if value[s] == best {
+				p.Winners |= 1 << uint(s)
 			}
 		}
 		winners |= p.Winners
@@ -294,14 +292,10 @@ func (t *Table) showdown() {
 	// Side pots first, the main pot last (003 r4).
 	for i := r.NPots - 1; i >= 0; i-- {
 		p := &r.Pots[i]
-		k := int64(bitsCount(p.Winners))
+		k := int64(bits.OnesCount16(p.Winners))
 		share, odd := p.Amount/k, p.Amount%k
-		s := h.button
-		for j := int8(0); j < t.n; j++ {
-			s = t.next(s)
-			if p.Winners&(1<<uint(s)) == 0 {
-				continue
-			}
+		for m := clockwise(p.Winners, h.button); m != 0; m &= m - 1 {
+			s := int8(bits.TrailingZeros32(m) % 16)
 			amt := share
 			if odd > 0 {
 				amt++
@@ -315,21 +309,19 @@ func (t *Table) showdown() {
 	t.finishHand()
 }
 
-func bitsCount(m uint16) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
+// clockwise lays the seats of mask out so that taking the lowest bit first visits them clockwise from
+// the first seat after `after`: the seats after it in the low 16 bits, the others moved above.
+func clockwise(mask uint16, after int8) uint32 {
+	hi := mask >> uint(after+1) << uint(after+1)
+	return uint32(hi) | uint32(mask&^hi)<<16
 }
 
 // finishHand reports eliminations (R7) and keeps the positions for the next hand (B4).
 func (t *Table) finishHand() {
 	h := &t.h
 	r := &h.result
-	s := h.button
-	for k := int8(0); k < t.n; k++ {
-		if s = t.next(s); h.dealt[s] && t.seats[s].stack == 0 {
+	for m := clockwise(h.dealtM, h.button); m != 0; m &= m - 1 {
+		if s := int8(bits.TrailingZeros32(m) % 16); t.seats[s].stack == 0 {
 			t.seats[s].state = Eliminated
 			r.elim[r.nElim] = s
 			r.nElim++

@@ -377,6 +377,7 @@ type hand struct {
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
 	settled       uint16 // acted in this round and matched the bet since (A2)
+	dealtM        uint16
 	seq           int32
 
 	advance  [MaxSeats]advance
@@ -462,7 +463,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		h.nDealt++
 	}
 	h.inHand, h.canAct = h.nDealt, h.nDealt
-	h.act = h.in
+	h.act, h.dealtM = h.in, h.in
 	if h.nDealt == 2 && button != sb {
 		// A newcomer was left out and two remain: play it heads-up (B6).
 		for s := int8(0); s < t.n; s++ {
