@@ -17,6 +17,10 @@ func addSeeds(f *testing.F) {
 	f.Add([]byte(strings.Replace(headsUp, "[1000, 1000]", "[1000.0, 1e3]", 1)))
 	f.Add([]byte(strings.Replace(headsUp, "'p2 f'", "'p2 sm ????', 'p1 sm -', '# done'", 1)))
 	f.Add([]byte(strings.ReplaceAll(headsUp, ", ", ",\n  # c\n  ")))
+	// Small ones, which mutate into every field and value type quickly.
+	for _, s := range []string{"variant = 'NT'\n", "antes = [0, 1.0]\n", "actions = ['p1 cbr 5', 'd db 2c']\n", "hand = 'x'\n_a = [true]\n", "time = 01:02:03\n"} {
+		f.Add([]byte(s))
+	}
 	if dir, ok := testdata.Find(); ok {
 		paths, _ := filepath.Glob(filepath.Join(dir, "phh", "*", "*.phh"))
 		more, _ := filepath.Glob(filepath.Join(dir, "phh", "pluribus", "*", "1*.phh"))

@@ -1,6 +1,7 @@
 package phh
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -122,11 +123,15 @@ func (h *Hand) Marshal() ([]byte, error) {
 		b = append(b, "]\n"...)
 	}
 	if len(h.Extra) > 0 {
-		extra, err := toml.Marshal(h.Extra)
-		if err != nil {
+		// Tables inline, one field a line like the rest: written as [a.b.c] headers, nested tables
+		// would repeat their whole path on each level, and a small file would marshal to a huge one.
+		var extra bytes.Buffer
+		enc := toml.NewEncoder(&extra)
+		enc.SetTablesInline(true)
+		if err := enc.Encode(h.Extra); err != nil {
 			return nil, fmt.Errorf("phh: Extra: %w", err)
 		}
-		b = append(b, extra...)
+		b = append(b, extra.Bytes()...)
 	}
 
 	// Read it back: a Hand that does not make a valid hand history is an error here, not a bad file

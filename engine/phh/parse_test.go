@@ -436,3 +436,22 @@ func TestScanEdgesMatchLibrary(t *testing.T) {
 		parseBoth(t, src)
 	}
 }
+
+// Nested user tables marshal inline: as [a.b.c] headers each level would repeat the whole path, and a
+// 30 KB file would marshal to 100 MB (the fuzzer found it as a hang).
+func TestMarshalNestedExtraStaysSmall(t *testing.T) {
+	const depth = 5000
+	src := headsUp + "_x = " + strings.Repeat("{a=", depth) + "1" + strings.Repeat("}", depth) + "\n"
+	h, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := h.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) > 2*len(src) {
+		t.Fatalf("Marshal wrote %d bytes for a %d-byte file", len(out), len(src))
+	}
+	roundTrip(t, h)
+}
