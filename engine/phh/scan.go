@@ -50,6 +50,9 @@ func (p *Parser) str(v *value) string { return p.src[v.a:v.z] }
 // elemsOf returns an array value's elements.
 func (p *Parser) elemsOf(v *value) []value { return p.elems[v.a:v.z] }
 
+// maxScanKeys is the most top-level keys scan reads; a file with more goes to the library.
+const maxScanKeys = 64
+
 // scan reads src into p.fields, or reports false when src is outside the subset it reads.
 func (p *Parser) scan(src string) bool {
 	p.fields = p.fields[:0]
@@ -97,6 +100,10 @@ func (p *Parser) scan(src string) bool {
 		i = skipBlank(src, i+1)
 		// A duplicate key is for the library to word. Compare keys only when a cheap 64-bit filter of
 		// the keys seen says this one may be among them.
+		// Beyond maxScanKeys keys (a hand history has about 20) the library, with its map, is faster.
+		if len(p.fields) == maxScanKeys {
+			return false
+		}
 		if bit := uint64(1) << ((uint(len(key))*7 + uint(key[0]) + uint(key[len(key)-1])*3) & 63); keys&bit != 0 {
 			for k := range p.fields {
 				if p.fields[k].key == key {
