@@ -149,13 +149,11 @@ func (t *Table) nextInHand(s int8) int8 {
 // showAll turns every hand still in face up, in showdown order (S4).
 func (t *Table) showAll() {
 	h := &t.h
-	s := h.showFirst
-	for k := int8(0); k < t.n; k++ {
-		if h.in>>uint(s)&1 != 0 && !h.shown[s] {
+	for m := clockwise(h.in, h.showFirst-1); m != 0; m &= m - 1 {
+		if s := int8(bits.TrailingZeros32(m) % 16); !h.shown[s] {
 			h.shown[s] = true
 			t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
 		}
-		s = t.next(s)
 	}
 	h.allShown = true
 }
@@ -276,17 +274,14 @@ func (t *Table) showdown() {
 		winners |= p.Winners
 	}
 	if !h.allShown {
-		s := h.showFirst
-		for k := int8(0); k < t.n; k++ {
-			if h.dealt[s] && !h.folded[s] {
-				if winners&(1<<uint(s)) != 0 {
-					h.shown[s] = true
-					t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
-				} else {
-					t.emit(Event{Kind: EvMuck, Seat: s})
-				}
+		for m := clockwise(h.in, h.showFirst-1); m != 0; m &= m - 1 {
+			s := int8(bits.TrailingZeros32(m) % 16)
+			if winners&(1<<uint(s)) != 0 {
+				h.shown[s] = true
+				t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+			} else {
+				t.emit(Event{Kind: EvMuck, Seat: s})
 			}
-			s = t.next(s)
 		}
 	}
 	// Side pots first, the main pot last (003 r4).
@@ -312,6 +307,9 @@ func (t *Table) showdown() {
 // clockwise lays the seats of mask out so that taking the lowest bit first visits them clockwise from
 // the first seat after `after`: the seats after it in the low 16 bits, the others moved above.
 func clockwise(mask uint16, after int8) uint32 {
+	if after < 0 {
+		return uint32(mask)
+	}
 	hi := mask >> uint(after+1) << uint(after+1)
 	return uint32(hi) | uint32(mask&^hi)<<16
 }
