@@ -98,6 +98,9 @@ func (t *Table) explain(v violation, seat int, a Action, to int64) error {
 // turn checks that a hand is in progress and seat is the player to act.
 func (t *Table) turn(seat int) violation {
 	h := &t.h
+	if h.phase == Betting && h.toAct >= 0 && seat == int(h.toAct) {
+		return okAction // the player to act is always dealt in, not folded and not all-in
+	}
 	if h.phase != Betting {
 		return vNoHand
 	}
