@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/bits"
+
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
@@ -30,6 +32,7 @@ type Table struct {
 	played                 bool // positions above come from a completed hand
 	holdButton             bool // ButtonSeed000: the button stays for the next hand
 	nextHold               bool
+	cands                  uint16 // the candidates for the hand being dealt
 
 	h   hand
 	log []Event
@@ -246,15 +249,29 @@ func (t *Table) candidate(s int8) bool {
 	return p.occupied && p.state != Eliminated && p.stack > 0
 }
 
-// nextCandidate returns the first candidate after s, clockwise, or -1.
+// nextCandidate returns the first candidate after s, clockwise, or -1 (from t.cands, the mask
+// positions computes once a hand).
 func (t *Table) nextCandidate(s int8) int8 {
-	for k := int8(0); k < t.n; k++ {
-		s = t.next(s)
+	m := t.cands
+	if m == 0 {
+		return -1
+	}
+	after := m >> uint(s+1) << uint(s+1)
+	if after == 0 {
+		after = m
+	}
+	return int8(bits.TrailingZeros16(after))
+}
+
+// candidateMask returns the seats that hold candidates, one bit each.
+func (t *Table) candidateMask() uint16 {
+	var m uint16
+	for s := int8(0); s < t.n; s++ {
 		if t.candidate(s) {
-			return s
+			m |= 1 << uint(s)
 		}
 	}
-	return -1
+	return m
 }
 
 // between reports whether x lies strictly after a and strictly before b, clockwise.
@@ -265,12 +282,8 @@ func (t *Table) between(a, x, b int8) bool {
 
 // positions computes the button and blinds of the next hand by rules B4, B5 and B6.
 func (t *Table) positions() (button, sb, bb int8, sbLive bool, err error) {
-	count := 0
-	for s := int8(0); s < t.n; s++ {
-		if t.candidate(s) {
-			count++
-		}
-	}
+	t.cands = t.candidateMask()
+	count := bits.OnesCount16(t.cands)
 	if count < 2 {
 		return 0, 0, 0, false, ErrTooFewPlayers{Players: count}
 	}
@@ -422,6 +435,7 @@ func (t *Table) StartHandAt(button, sb, bb int) error {
 	if !sbLive {
 		sb = button
 	}
+	t.cands = t.candidateMask()
 	t.nextHold = false
 	return t.deal(int8(button), int8(sb), int8(bb), sbLive)
 }
@@ -449,7 +463,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	for s := int8(0); s < t.n; s++ {
 		h.startState[s] = t.seats[s].state
 		h.startStack[s] = t.seats[s].stack
-		if !t.candidate(s) {
+		if t.cands>>uint(s)&1 == 0 {
 			continue
 		}
 		if t.seats[s].state == WaitingForButton {
