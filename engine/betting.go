@@ -49,11 +49,8 @@ func (t *Table) endRound() {
 		} else {
 			h.showFirst = t.nextInHand(h.button)
 		}
-		for s := int8(0); s < t.n; s++ {
-			if h.dealt[s] && !h.folded[s] && h.allIn[s] {
-				t.showAll() // betting closed with an all-in: every hand face up (S4)
-				break
-			}
+		if h.in&^h.act != 0 {
+			t.showAll() // betting closed with an all-in: every hand face up (S4)
 		}
 		for h.round < River {
 			h.round++
@@ -65,9 +62,7 @@ func (t *Table) endRound() {
 		return
 	}
 	h.round++
-	for s := range h.bet {
-		h.bet[s], h.acted[s], h.actedTo[s] = 0, false, 0
-	}
+	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
 	h.settled = 0
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
@@ -326,10 +321,6 @@ func (t *Table) finishHand() {
 			t.emit(Event{Kind: EvEliminated, Seat: s, Amount: h.startStack[s]})
 		}
 	}
-	for s := range h.put {
-		h.put[s], h.bet[s] = 0, 0
-	}
-	h.dead = 0
 	h.phase = Complete
 	h.toAct = -1
 	t.handNumber = h.number

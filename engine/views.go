@@ -42,7 +42,7 @@ type View struct {
 	BigBlind   int
 	Board      [5]eval.Card
 	NBoard     int
-	Pot        int64 // every chip in the middle, bets of this round included
+	Pot        int64 // every chip in the middle, bets of this round included (after the hand: the pot pushed)
 	Seats      [MaxSeats]SeatView
 	NSeats     int
 
