@@ -14,7 +14,8 @@ func clockStructure() Structure {
 	}}
 }
 
-func TestClockB3R2(t *testing.T) { // rules B3, R2: levels change at exactly the scheduled times
+// rule R2 (and B3): levels change at exactly the scheduled times.
+func TestClockB3R2(t *testing.T) {
 	t0 := time.Date(2025, 3, 1, 18, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 	m := time.Minute

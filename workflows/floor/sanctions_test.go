@@ -53,7 +53,8 @@ func TestEscalationLadderP1(t *testing.T) { // rule P1: warning first, repeat of
 	}
 }
 
-func TestVerifySanctionP1P4P5P6(t *testing.T) { // rules P1, P2, P4, P5, P6
+// rule P4, rule P5, rule P6 (and P1, P2): what makes a sanction wrong.
+func TestVerifySanctionP1P4P5P6(t *testing.T) {
 	warned, _ := GiveSanction(sanction("p1", Penalty{Kind: Warning}), 0, nil)
 	dq, _ := GiveSanction(sanction("p9", Penalty{Kind: Disqualification}), 5000, nil)
 	history := []Sanction{warned, dq}
@@ -92,7 +93,8 @@ func TestVerifySanctionP1P4P5P6(t *testing.T) { // rules P1, P2, P4, P5, P6
 	}
 }
 
-func TestGiveSanctionRecordP2P4P5P6(t *testing.T) { // rules P2, P4, P5, P6
+// rule P4: a disqualification removes the chips; rule P5: it starts with the next hand; rule P6: the record.
+func TestGiveSanctionRecordP2P4P5P6(t *testing.T) {
 	s, err := GiveSanction(sanction("p1", Penalty{Kind: Exclusion, Rounds: 2}), 8000, []Sanction{
 		{Player: "p1", Penalty: Penalty{Kind: Warning}},
 	})

@@ -105,7 +105,8 @@ func TestDrawSeatsReproducibleT2(t *testing.T) { // rule T2: reproducible from a
 	}
 }
 
-func TestDrawSeatsUniformT2T3(t *testing.T) { // rules T2, T3: every player equally likely in every seat, button on any player
+// rule T2, rule T3: every player equally likely in every seat, the button on any player.
+func TestDrawSeatsUniformT2T3(t *testing.T) {
 	const draws = 30000
 	ps := playerIDs(3)
 	var seatOf [3][3]int
