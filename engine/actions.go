@@ -368,27 +368,28 @@ func (t *Table) LegalActions() Legal {
 		return Legal{Seat: -1}
 	}
 	s := h.toAct
-	l := Legal{Seat: int(s), Fold: true}
 	owed := h.currentBet - h.bet[s]
 	stack := t.seats[s].stack
 	max := h.bet[s] + stack
-	if owed <= 0 {
-		l.Check = true
-	} else {
-		l.Call = true
-		l.CallAmount = min(owed, stack)
+	reopened := h.reopened(s)
+	raise := max > h.currentBet && reopened && h.canAct >= 2
+	var minTo, maxTo int64
+	if raise {
+		minTo, maxTo = min(t.MinRaiseTo(), max), max
 	}
-	l.Reopened = h.reopened(s)
-	if max > h.currentBet && l.Reopened && h.canAct >= 2 {
-		if h.currentBet == 0 {
-			l.Bet = true
-		} else {
-			l.Raise = true
-		}
-		l.MinTo, l.MaxTo = min(t.MinRaiseTo(), max), max
+	return Legal{
+		Seat:       int(s),
+		Fold:       true,
+		Check:      owed <= 0,
+		Call:       owed > 0,
+		Bet:        raise && h.currentBet == 0,
+		Raise:      raise && h.currentBet > 0,
+		AllIn:      raise || owed > 0 && stack <= owed,
+		CallAmount: max64(min(owed, stack), 0),
+		MinTo:      minTo,
+		MaxTo:      maxTo,
+		Reopened:   reopened,
 	}
-	l.AllIn = l.Bet || l.Raise || (l.Call && stack <= owed)
-	return l
 }
 
 // ToAct returns the seat to act, or -1.
