@@ -153,11 +153,38 @@ func (t *Table) showAll() {
 	h.allShown = true
 }
 
+// returnUnmatched gives back the chips of folded players above everything the players still in
+// put in, when every one of those is all-in: nobody in the hand can win them (S3). It happens only
+// when the players left are all-in for less than a forced bet of a player who folded (an ante, a
+// killed blind, a blind under A9). A player still in with chips wins folded chips whole.
+func (t *Table) returnUnmatched() {
+	h := &t.h
+	if h.in&h.act != 0 {
+		return
+	}
+	var live int64
+	for m := h.in; m != 0; m &= m - 1 {
+		live = max(live, h.put[bits.TrailingZeros16(m)])
+	}
+	for m := h.dealtM &^ h.in; m != 0; m &= m - 1 {
+		s := int8(bits.TrailingZeros16(m))
+		if x := h.put[s] - live; x > 0 {
+			h.put[s] -= x
+			if h.bet[s] >= x {
+				h.bet[s] -= x
+			}
+			t.seats[s].stack += x
+			t.emit(Event{Kind: EvUncalled, Seat: s, Amount: x, Round: h.round})
+		}
+	}
+}
+
 // finishUncontested pushes the pot to the last player in the hand, who shows nothing.
 func (t *Table) finishUncontested() {
 	h := &t.h
 	h.toAct = -1
 	t.returnUncalled()
+	t.returnUnmatched()
 	w := t.nextInHand(h.button)
 	total := h.potTotal()
 	t.seats[w].stack += total
@@ -233,7 +260,7 @@ func (t *Table) pots(out *[MaxSeats + 1]Pot) int {
 	out[0].Amount += h.dead
 	total += h.dead
 	if rest := h.potTotal() - total; rest > 0 && np > 0 {
-		out[np-1].Amount += rest // chips folded above every live level (cannot happen after uncalled bets return)
+		out[np-1].Amount += rest // cannot happen: returnUnmatched gave such chips back
 	}
 	return np
 }
@@ -252,6 +279,7 @@ func (t *Table) showdown() {
 		value[s] = eval.EvalSet(board.Add(h.hole[s][0]).Add(h.hole[s][1]))
 	}
 	r := &h.result
+	t.returnUnmatched()
 	r.NPots = t.pots(&r.Pots)
 	var winners uint16
 	for i := 0; i < r.NPots; i++ {

@@ -89,6 +89,7 @@ func FuzzHand(f *testing.F) {
 			if got := tb.TotalChips(); got != total {
 				t.Fatalf("chips %d after the hand, want %d", got, total)
 			}
+			checkWinnings(t, tb)
 		}
 	})
 }

@@ -76,17 +76,14 @@ func playRandom(t testing.TB, tb *Table, rng *SeededDeck, illegal bool) int {
 	if got := tb.TotalChips(); got != total {
 		t.Fatalf("chips not conserved at the end: %d, want %d", got, total)
 	}
-	for s := 0; s < int(tb.n); s++ {
-		if tb.Stack(s) < 0 {
-			t.Fatalf("seat %d has a negative stack", s)
-		}
-	}
+	checkWinnings(t, tb)
 	return steps
 }
 
 func TestPropertyRandomHands(t *testing.T) {
 	rng := NewSeededDeck(42)
-	for table := 0; table < 300; table++ {
+	hands := 0
+	for table := 0; table < 3000; table++ {
 		n := 2 + rng.Intn(9)
 		cfg := Config{Seats: n + rng.Intn(MaxSeats-n+1), AnteMode: AnteMode(rng.Intn(2)), ButtonRule: ButtonRule(rng.Intn(2)), ShortOpen: ShortOpenRule(rng.Intn(2))}
 		lv := Level{SmallBlind: 50, BigBlind: 100, Ante: int64(rng.Intn(3)) * 25}
@@ -99,7 +96,7 @@ func TestPropertyRandomHands(t *testing.T) {
 			if rng.Intn(8) == 0 {
 				st = SittingOut
 			}
-			if err := tb.Sit(i, "p", int64(1+rng.Intn(3000)), st); err != nil {
+			if err := tb.Sit(i, "p", int64(1+rng.Intn(20000)), st); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -115,8 +112,13 @@ func TestPropertyRandomHands(t *testing.T) {
 				break
 			}
 			playRandom(t, tb, rng, rng.Intn(2) == 0)
+			hands++
 		}
 	}
+	if hands < 100000 {
+		t.Fatalf("only %d hands played", hands)
+	}
+	t.Logf("%d hands", hands)
 }
 
 // The event log with its header replays every hand exactly, voided ones and expired clocks included.
@@ -159,6 +161,25 @@ func TestLogReplaysExactly(t *testing.T) {
 			if _, err := Replay(hd, log); err != nil {
 				t.Fatalf("table %d hand %d: %v", table, hand, err)
 			}
+		}
+	}
+}
+
+// checkWinnings: after a complete hand, no player won more than his chips could win (S3): from
+// each player at most what he put in himself, plus the dead money.
+func checkWinnings(t testing.TB, tb *Table) {
+	t.Helper()
+	h := &tb.h
+	if h.phase != Complete || h.inHand < 2 {
+		return
+	}
+	for w := 0; w < int(tb.n); w++ {
+		most := h.dead
+		for j := 0; j < int(tb.n); j++ {
+			most += min(h.put[j], h.put[w])
+		}
+		if h.result.Won[w] > most {
+			t.Fatalf("seat %d won %d, more than the %d its chips could win\n%v", w, h.result.Won[w], most, tb.Log())
 		}
 	}
 }
