@@ -318,3 +318,16 @@ func TestRuleS7ShownToAll(t *testing.T) {
 		}
 	}
 }
+
+// rule S3: chips of a folded player that no player left can match go back to him: here two players
+// all-in for their antes of 1 against a folded ante of 48.
+func TestRuleS3UnmatchedFoldedChips(t *testing.T) {
+	lv := Level{SmallBlind: 50, BigBlind: 100, Ante: 48}
+	d := scripted([]string{"AsAh", "2c7d", "KsKh"}, "Ad9d9h4c3s")
+	tb := newTestTable(t, Config{}, lv, d, 1, 1, 10000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Fold, 0, ""}}) // owes the full big blind (A9) and folds
+	if tb.Phase() != Complete || tb.Stack(0) != 3 || tb.Stack(1) != 0 || tb.Stack(2) != 10000-1 {
+		t.Fatalf("stacks %d %d %d\n%v", tb.Stack(0), tb.Stack(1), tb.Stack(2), actionsOf(tb.Log()))
+	}
+}
