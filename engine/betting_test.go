@@ -379,6 +379,15 @@ func TestRuleA13DealerReadsChips(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the big blind's oversized chip with nothing owed is a check", func(t *testing.T) {
+		tb := six(t, Config{})
+		run(t, tb, []step{{2, Call, 0, ""}, {3, Call, 0, ""}, {4, Call, 0, ""}, {5, Call, 0, ""}, {0, Call, 0, ""}})
+		got, err := tb.ReadChips(ChipInput{Seat: 1, Chips: 500, SingleChip: true})
+		want := ChipReading{Action: Check, Returned: 500, Rule: "A13"}
+		if err != nil || got != want {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+	})
 	t.Run("after the flop an oversized chip opening the betting is a bet of its value", func(t *testing.T) {
 		tb := six(t, Config{})
 		toFlop(t, tb)

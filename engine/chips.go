@@ -86,8 +86,8 @@ func (t *Table) ReadChips(in ChipInput) (ChipReading, error) {
 
 	// No declaration: the dealer reads the chips (A13).
 	switch {
-	case in.SingleChip && owed > 0:
-		return call("A13") // one oversized chip is a call
+	case in.SingleChip && (owed > 0 || h.round == Preflop):
+		return call("A13") // one oversized chip is a call (a check when nothing is owed before the flop)
 	case in.SingleChip && h.round != Preflop:
 		return raiseTo(to, "A13") // after the flop, an oversized chip opening the betting is a bet of its value
 	case in.Chips == owed:
