@@ -73,3 +73,12 @@ func shuffle(r io.Reader, n int, swap func(i, j int)) error {
 	}
 	return nil
 }
+
+// DrawIndex draws an index in [0, n) uniformly from r, for the floor's other draws (a free seat for
+// a late entry). n must be positive.
+func DrawIndex(r io.Reader, n int) (int, error) {
+	if n <= 0 {
+		return 0, fmt.Errorf("floor: DrawIndex of %d", n)
+	}
+	return uniformInt(r, n)
+}
