@@ -1,0 +1,131 @@
+package workflows
+
+import (
+	"context"
+	"fmt"
+
+	"go.temporal.io/sdk/client"
+)
+
+// Tournament is the client's handle on one tournament: start it, watch it, direct it, wait for
+// its result. cmd's `run`, the kubectl plugin and the manager use it.
+type Tournament struct {
+	client client.Client
+	ID     string
+}
+
+// StartTournament starts a tournament from spec under the workflow ID id, on taskQueue (TaskQueue
+// when empty). The spec is checked first, so a bad one fails here with every problem listed.
+func StartTournament(ctx context.Context, c client.Client, id, taskQueue string, spec TournamentSpec) (*Tournament, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	if taskQueue == "" {
+		taskQueue = TaskQueue
+	}
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, TournamentWorkflow, TournamentInput{Spec: spec})
+	if err != nil {
+		return nil, fmt.Errorf("starting tournament %s: %w", id, err)
+	}
+	return &Tournament{client: c, ID: id}, nil
+}
+
+// GetTournament returns the handle of a tournament started before.
+func GetTournament(c client.Client, id string) *Tournament { return &Tournament{client: c, ID: id} }
+
+func (t *Tournament) query(ctx context.Context, name string, out any, args ...any) error {
+	v, err := t.client.QueryWorkflow(ctx, t.ID, "", name, args...)
+	if err != nil {
+		return err
+	}
+	return v.Get(out)
+}
+
+func (t *Tournament) update(ctx context.Context, name string, out any, arg any) error {
+	h, err := t.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: t.ID, UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, out)
+}
+
+// Progress is the tournament at a glance: players left, tables, level, time to the next level,
+// hands played.
+func (t *Tournament) Progress(ctx context.Context) (Progress, error) {
+	var p Progress
+	return p, t.query(ctx, ProgressQuery, &p)
+}
+
+// Standings are the players in, by chips, and the places given so far.
+func (t *Tournament) Standings(ctx context.Context) ([]Standing, error) {
+	var s []Standing
+	return s, t.query(ctx, StandingsQuery, &s)
+}
+
+// Tables are the tables and their seats.
+func (t *Tournament) Tables(ctx context.Context) ([]TableView, error) {
+	var v []TableView
+	return v, t.query(ctx, TablesQuery, &v)
+}
+
+// Clock is the blind clock and the record of its changes.
+func (t *Tournament) Clock(ctx context.Context) (ClockView, error) {
+	var v ClockView
+	return v, t.query(ctx, ClockQuery, &v)
+}
+
+// Payouts is the prize pool, the prizes by place and the places paid so far.
+func (t *Tournament) Payouts(ctx context.Context) (PayoutsView, error) {
+	var v PayoutsView
+	return v, t.query(ctx, PayoutsQuery, &v)
+}
+
+// Sanctions are the sanctions given.
+func (t *Tournament) Sanctions(ctx context.Context) ([]SanctionRecord, error) {
+	var v []SanctionRecord
+	return v, t.query(ctx, SanctionsQuery, &v)
+}
+
+// DealQuote is what an ICM or chip-chop deal would pay the players left.
+func (t *Tournament) DealQuote(ctx context.Context, r DealRequest) (DealQuote, error) {
+	var q DealQuote
+	return q, t.query(ctx, DealQuoteQuery, &q, r.Terms)
+}
+
+// ClockAction pauses, resumes or adds time (B3).
+func (t *Tournament) ClockAction(ctx context.Context, r ClockRequest) (ClockView, error) {
+	var v ClockView
+	return v, t.update(ctx, ClockUpdate, &v, r)
+}
+
+// Sanction gives a sanction (P1-P6) and returns its record once the player's table applied it.
+func (t *Tournament) Sanction(ctx context.Context, r SanctionRequest) (SanctionRecord, error) {
+	var rec SanctionRecord
+	return rec, t.update(ctx, SanctionUpdate, &rec, r)
+}
+
+// Register takes a late entry or a re-entry and returns the entry's ID.
+func (t *Tournament) Register(ctx context.Context, r RegisterRequest) (string, error) {
+	var id string
+	return id, t.update(ctx, RegisterUpdate, &id, r)
+}
+
+// Rebuy buys a player chips.
+func (t *Tournament) Rebuy(ctx context.Context, r RebuyRequest) error {
+	return t.update(ctx, RebuyUpdate, nil, r)
+}
+
+// Deal records a deal the director approved.
+func (t *Tournament) Deal(ctx context.Context, r DealRequest) (DealRecord, error) {
+	var d DealRecord
+	return d, t.update(ctx, DealUpdate, &d, r)
+}
+
+// Result waits for the end (following the runs that continued as new) and returns the places and
+// prizes.
+func (t *Tournament) Result(ctx context.Context) (TournamentResult, error) {
+	var r TournamentResult
+	return r, t.client.GetWorkflow(ctx, t.ID, "").Get(ctx, &r)
+}

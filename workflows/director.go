@@ -1,0 +1,388 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// The director's updates on the TournamentWorkflow. Each has a validator (Verify...) that refuses
+// it with the rule that forbids it before anything is recorded, and a handler that records it with
+// who asked and when (P6).
+const (
+	ClockUpdate    = "clock"
+	SanctionUpdate = "sanction"
+	RegisterUpdate = "register"
+	RebuyUpdate    = "rebuy"
+	DealUpdate     = "deal"
+)
+
+// MoveRegistration seats a late entry.
+const MoveRegistration floor.MoveReason = "registration"
+
+// ClockRequest is a director's action on the clock (B3): pause, resume, or add time (negative to
+// take time off) to the period running.
+type ClockRequest struct {
+	Kind   floor.ClockEventKind `json:"kind"`
+	Add    time.Duration        `json:"add,omitempty"`
+	By     string               `json:"by"`
+	Reason string               `json:"reason,omitempty"`
+}
+
+// VerifyClock says why the clock action cannot be taken now, or returns nil.
+func (s *TournamentState) VerifyClock(r ClockRequest) error {
+	if s.Finished {
+		return errors.New("the tournament is over")
+	}
+	if r.By == "" {
+		return &floor.RuleError{Rule: "P6", Reason: "a clock action records who took it"}
+	}
+	switch r.Kind {
+	case floor.ClockPause:
+		if s.Paused {
+			return &floor.RuleError{Rule: "B3", Reason: "the clock is paused already"}
+		}
+	case floor.ClockResume:
+		if !s.Paused {
+			return &floor.RuleError{Rule: "B3", Reason: "the clock is running"}
+		}
+	case floor.ClockAddTime:
+		if s.Spec.Simulation {
+			return &floor.RuleError{Rule: "B3", Reason: "a simulation's levels go by hands: there is no time to add"}
+		}
+		if r.Add == 0 {
+			return &floor.RuleError{Rule: "B3", Reason: "add a non-zero time"}
+		}
+	default:
+		return &floor.RuleError{Rule: "B3", Reason: fmt.Sprintf("unknown clock action %q: pause, resume or addTime", r.Kind)}
+	}
+	return nil
+}
+
+// Clock records the action at now and tells the tables (a pause or resume takes effect at each
+// table when its hand ends).
+func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
+	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add})
+	switch r.Kind {
+	case floor.ClockPause, floor.ClockResume:
+		s.Paused = r.Kind == floor.ClockPause
+		p := s.Paused
+		s.broadcast(Order{Pause: &p})
+	}
+	s.Tick(now)
+}
+
+// SanctionRequest is a sanction the director gives (P1, P6).
+type SanctionRequest struct {
+	Player string             `json:"player"`
+	Kind   floor.SanctionKind `json:"kind"`
+	Rounds int                `json:"rounds,omitempty"`
+	Rule   string             `json:"rule,omitempty"`
+	Reason string             `json:"reason"`
+	By     string             `json:"by"`
+}
+
+func (s *TournamentState) sanctionHistory() []floor.Sanction {
+	var h []floor.Sanction
+	for _, r := range s.Sanctions {
+		if !r.Void {
+			h = append(h, r.Sanction)
+		}
+	}
+	return h
+}
+
+// draftSanction is the record as the floor sees it now; the table fills in the facts of the hand
+// when it applies it (P2, P4, P5).
+func (s *TournamentState) draftSanction(r SanctionRequest, now time.Time) (floor.Sanction, error) {
+	p := s.player(r.Player)
+	if p == nil {
+		return floor.Sanction{}, &floor.RuleError{Rule: "P6", Reason: fmt.Sprintf("no player %q in the tournament", r.Player)}
+	}
+	if p.Status == Out {
+		return floor.Sanction{}, &floor.RuleError{Rule: "P1", Reason: fmt.Sprintf("%s is out of the tournament", r.Player)}
+	}
+	draft := floor.Sanction{Player: floor.PlayerID(r.Player), Penalty: floor.Penalty{Kind: r.Kind, Rounds: r.Rounds},
+		Rule: r.Rule, Reason: r.Reason, GivenBy: r.By, At: now, Table: p.Table, PlayersAtTable: 2}
+	if t := s.table(p.Table); t != nil {
+		draft.Hand = int(t.Hand)
+		draft.PlayersAtTable = max(2, len(slices.DeleteFunc(slices.Clone(t.Seats), func(q string) bool { return q == "" })))
+	}
+	return floor.GiveSanction(draft, p.Stack, s.sanctionHistory())
+}
+
+// VerifySanction says which rule forbids the sanction, or returns nil.
+func (s *TournamentState) VerifySanction(r SanctionRequest, now time.Time) error {
+	if s.Finished {
+		return errors.New("the tournament is over")
+	}
+	_, err := s.draftSanction(r, now)
+	return err
+}
+
+// GiveSanction records the sanction and sends it to the player's table, where it starts with the
+// next hand (P5). It returns the record's reference.
+func (s *TournamentState) GiveSanction(r SanctionRequest, now time.Time) int {
+	draft, _ := s.draftSanction(r, now)
+	s.Sanctions = append(s.Sanctions, SanctionRecord{Ref: len(s.Sanctions), Sanction: draft})
+	s.sendSanctions()
+	return len(s.Sanctions) - 1
+}
+
+// sendSanctions sends the sanctions not yet applied to the tables of their players, once seated.
+func (s *TournamentState) sendSanctions() {
+	for i := range s.Sanctions {
+		rec := &s.Sanctions[i]
+		if rec.Sent || rec.Applied || rec.Void {
+			continue
+		}
+		p := s.player(string(rec.Sanction.Player))
+		if p.Status == Out {
+			rec.Void, rec.Error = true, "the player was out before the sanction could apply"
+			continue
+		}
+		if p.Status != Seated || p.Leaving {
+			continue
+		}
+		rec.Sent = true
+		s.order(p.Table, Order{Sanction: &SanctionOrder{Ref: rec.Ref, Player: p.ID, Kind: rec.Sanction.Kind, Rounds: rec.Sanction.Rounds}})
+	}
+}
+
+// sanctionApplied completes the record with the facts the table applied it on.
+func (s *TournamentState) sanctionApplied(tr *TableRecord, a AppliedSanction) {
+	if a.Ref < 0 || a.Ref >= len(s.Sanctions) {
+		return
+	}
+	rec := &s.Sanctions[a.Ref]
+	p := s.player(a.Player)
+	if a.Missing {
+		rec.Sent = false // moved or busted meanwhile: sendSanctions tries again, or voids it
+		return
+	}
+	rec.Applied = true
+	sc := rec.Sanction
+	sc.Table, sc.Hand, sc.StartsAtHand, sc.PlayersAtTable = tr.ID, int(a.Hand), int(a.Hand)+1, a.PlayersAtTable
+	sc.Hands, sc.Chips = a.Hands, a.Chips
+	history := slices.DeleteFunc(s.sanctionHistory(), func(h floor.Sanction) bool { return h == rec.Sanction })
+	if err := floor.VerifySanction(sc, history); err != nil {
+		rec.Error = err.Error()
+	}
+	rec.Sanction = sc
+	switch sc.Kind {
+	case floor.Exclusion:
+		p.Away = a.Hands
+	case floor.Disqualification:
+		// P4: his chips leave the tournament; he leaves it at once, placed as an elimination.
+		p.Status, p.Stack, p.Leaving = Out, 0, false
+		s.Ledger.Disqualified += a.Chips
+		s.Busts = append(s.Busts, []floor.Elimination{{Player: floor.PlayerID(p.ID), Stack: a.Chips}})
+	}
+}
+
+// RegisterRequest registers a player during late registration, or re-enters a busted one (R1
+// policies).
+type RegisterRequest struct {
+	// Player is the new entry's ID; for a re-entry it may be left empty (entrant#2, #3...).
+	Player string `json:"player,omitempty"`
+	// ReEntryOf is the entrant re-entering, if this is a re-entry.
+	ReEntryOf string `json:"reEntryOf,omitempty"`
+}
+
+func (s *TournamentState) registrationOpen(now time.Time) error {
+	if s.Finished {
+		return errors.New("the tournament is over")
+	}
+	if l := s.Level(now); l > s.Spec.LateRegistrationLevel {
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("registration closed after level %d; this is level %d", s.Spec.LateRegistrationLevel, l)}
+	}
+	return nil
+}
+
+func (s *TournamentState) entryID(r RegisterRequest) string {
+	if r.Player != "" || r.ReEntryOf == "" {
+		return r.Player
+	}
+	n := 0
+	for _, p := range s.Players {
+		if p.Entrant == r.ReEntryOf {
+			n++
+		}
+	}
+	return fmt.Sprintf("%s#%d", r.ReEntryOf, n+1)
+}
+
+// VerifyRegister says why the entry cannot be taken, or returns nil.
+func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error {
+	if err := s.registrationOpen(now); err != nil {
+		return err
+	}
+	id := s.entryID(r)
+	if id == "" {
+		return errors.New("an entry needs a player ID")
+	}
+	if s.player(id) != nil {
+		return fmt.Errorf("%q is registered already", id)
+	}
+	if r.ReEntryOf == "" {
+		return nil
+	}
+	n := 0
+	for _, p := range s.Players {
+		if p.Entrant != r.ReEntryOf {
+			continue
+		}
+		n++
+		if p.Status != Out {
+			return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s is still in with entry %s: only a busted player re-enters", r.ReEntryOf, p.ID)}
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("%q never entered: register instead", r.ReEntryOf)
+	}
+	if n > s.Spec.ReEntries {
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has re-entered %d times, the limit is %d", r.ReEntryOf, n-1, s.Spec.ReEntries)}
+	}
+	return nil
+}
+
+// Register takes the entry, grows the prize pool, and seats the player (R1, R6).
+func (s *TournamentState) Register(r RegisterRequest) string {
+	id := s.entryID(r)
+	entrant := id
+	if r.ReEntryOf != "" {
+		entrant = r.ReEntryOf
+	}
+	p := s.addPlayer(id, entrant)
+	_ = s.computePayouts()
+	s.placeAnywhere(p, MoveRegistration)
+	return id
+}
+
+// RebuyRequest buys chips for a player still in (R1 policy, 003 r18).
+type RebuyRequest struct {
+	Player string `json:"player"`
+}
+
+// VerifyRebuy says why the rebuy is refused, or returns nil.
+func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
+	if s.Finished {
+		return errors.New("the tournament is over")
+	}
+	p := s.player(r.Player)
+	switch {
+	case p == nil:
+		return fmt.Errorf("no player %q", r.Player)
+	case p.Status == Out:
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s is out: a busted player re-enters, he does not rebuy", r.Player)}
+	case p.Status != Seated || p.Leaving:
+		return fmt.Errorf("%s is changing tables: try again when seated", r.Player)
+	case p.Rebuys >= s.Spec.Rebuys:
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has made %d rebuys, the limit is %d", r.Player, p.Rebuys, s.Spec.Rebuys)}
+	case s.Level(now) > s.Spec.RebuyLevel:
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("rebuys closed after level %d", s.Spec.RebuyLevel)}
+	case p.Stack > s.Spec.Structure.StartingStack:
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has %d chips: a rebuy is for a stack at or below the starting stack", r.Player, p.Stack)}
+	}
+	return nil
+}
+
+// Rebuy takes the money and puts the chips in front of the player when the hand ends (R1, 003
+// r18); the ledger counts them when the table has.
+func (s *TournamentState) Rebuy(r RebuyRequest) {
+	p := s.player(r.Player)
+	p.Rebuys++
+	s.Entries.Rebuys++
+	_ = s.computePayouts()
+	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: p.Rebuys, Player: p.ID, Chips: s.Spec.RebuyChips}})
+}
+
+// DealRequest is a deal the players left agreed and the director approves.
+type DealRequest struct {
+	// Method is "icm" (Malmuth-Harville) or "chip-chop".
+	Method     string          `json:"method"`
+	Terms      floor.DealTerms `json:"terms,omitempty"`
+	ApprovedBy string          `json:"approvedBy"`
+}
+
+// DealQuote is what a deal would pay each player left, both ways, for the players to agree on.
+type DealQuote struct {
+	Players  []string `json:"players"`
+	Stacks   []int64  `json:"stacks"`
+	Prizes   []int64  `json:"prizes"` // the prizes still to be won, first place first
+	ICM      []int64  `json:"icm,omitempty"`
+	ChipChop []int64  `json:"chipChop,omitempty"`
+}
+
+// Quote works out a deal for the players left at their stacks as last reported.
+func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
+	var q DealQuote
+	for _, p := range s.Players {
+		if p.Status == Seated || p.Status == Moving {
+			q.Players = append(q.Players, p.ID)
+			q.Stacks = append(q.Stacks, p.Stack)
+		}
+	}
+	n := len(q.Players)
+	if n < 2 {
+		return q, errors.New("a deal needs two players left")
+	}
+	q.Prizes = make([]int64, n)
+	copy(q.Prizes, s.Payouts.Prizes)
+	var err1, err2 error
+	if n <= floor.MaxICMPlayers {
+		q.ICM, err1 = floor.ICMDeal(q.Stacks, q.Prizes, terms)
+	} else {
+		err1 = fmt.Errorf("ICM takes at most %d players, %d are left", floor.MaxICMPlayers, n)
+	}
+	q.ChipChop, err2 = floor.ChipChop(q.Stacks, q.Prizes, terms)
+	if err1 != nil && err2 != nil {
+		return q, errors.Join(err1, err2)
+	}
+	return q, nil
+}
+
+// VerifyDeal says why the deal cannot be made, or returns nil.
+func (s *TournamentState) VerifyDeal(r DealRequest) error {
+	if s.Finished {
+		return errors.New("the tournament is over")
+	}
+	if s.Deal != nil {
+		return &floor.RuleError{Rule: "P6", Reason: "a deal was made already"}
+	}
+	if r.ApprovedBy == "" {
+		return &floor.RuleError{Rule: "P6", Reason: "a deal records the director who approved it"}
+	}
+	q, err := s.Quote(r.Terms)
+	if err != nil {
+		return err
+	}
+	switch r.Method {
+	case "icm":
+		if q.ICM == nil {
+			return fmt.Errorf("no ICM deal for %d players", len(q.Players))
+		}
+	case "chip-chop":
+		if q.ChipChop == nil {
+			return errors.New("no chip-chop deal")
+		}
+	default:
+		return fmt.Errorf("deal method %q: icm or chip-chop", r.Method)
+	}
+	return nil
+}
+
+// MakeDeal records the deal: these prizes are the players', play goes on for the places and the
+// reserve (to the winner).
+func (s *TournamentState) MakeDeal(r DealRequest, now time.Time) DealRecord {
+	q, _ := s.Quote(r.Terms)
+	amounts := q.ICM
+	if r.Method == "chip-chop" {
+		amounts = q.ChipChop
+	}
+	s.Deal = &DealRecord{Method: r.Method, Players: q.Players, Stacks: q.Stacks, Amounts: amounts, Terms: r.Terms, ApprovedBy: r.ApprovedBy, At: now}
+	return *s.Deal
+}

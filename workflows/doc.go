@@ -1,0 +1,17 @@
+// Package workflows runs tournaments on Temporal: the TournamentWorkflow is the tournament director
+// (seat draw, blind clock, balancing and breaking tables, hand-for-hand, places, sanctions, entries,
+// deals, payouts), and one child TableWorkflow per table holds the table's state between hands.
+// Table processes (pods in Kubernetes, goroutines in the local run: LocalTableHost) report hands
+// through TableController, a Temporal Update keyed by (table, hand number), and get the next
+// table.State in reply. Activities create and delete tables through a TableHost.
+//
+// Every decision is a pure function of workflows/floor, called from TournamentState and TableState,
+// whose methods hold the checklist and are tested without Temporal. The workflow functions only
+// sequence them and do the I/O; they must stay deterministic: no clock but workflow.Now, no
+// randomness but the tournament's seed (drawn once with a SideEffect), no map iteration that
+// decides anything, no goroutines but workflow.Go.
+//
+// Throughput: a table reports Batch hands at once in a simulation and one in live play; the
+// TournamentWorkflow hears only what changes the tournament (eliminations, moves, sanctions), so
+// its event rate grows with players, not with hands.
+package workflows

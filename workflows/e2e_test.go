@@ -1,0 +1,259 @@
+package workflows
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// checkingController stands between the tables and the TableWorkflows and checks every hand on the
+// way: chips conserved, and the hands each player was dealt while excluded (P3).
+type checkingController struct {
+	inner table.Controller
+
+	mu        sync.Mutex
+	hands     int64
+	errs      []string
+	state     map[string]table.State // the last State each table got
+	penalised map[string]int         // hands dealt to each player while Penalised
+}
+
+func newCheckingController(inner table.Controller) *checkingController {
+	return &checkingController{inner: inner, state: map[string]table.State{}, penalised: map[string]int{}}
+}
+
+func (c *checkingController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+	st, err := c.inner.Report(ctx, tableID, results)
+	if err != nil {
+		return st, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	before := c.state[tableID]
+	for _, r := range results {
+		var in, out int64
+		for _, s := range r.Start {
+			in += s.Stack
+		}
+		for _, s := range r.End {
+			out += s.Stack
+		}
+		if in != out {
+			c.errs = append(c.errs, fmt.Sprintf("table %s hand %d: %d chips in, %d out", tableID, r.HandNumber, in, out))
+		}
+		if r.Voided {
+			continue
+		}
+		c.hands++
+		for _, s := range before.Seats {
+			if s.State == engine.Penalised && slices.ContainsFunc(r.Start, func(x table.SeatStack) bool { return x.Player == s.Player }) {
+				c.penalised[s.Player]++
+			}
+		}
+	}
+	c.state[tableID] = st
+	return st, nil
+}
+
+func quietSDKLogger() sdklog.Logger {
+	return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// startServer starts a real Temporal server in the process, with a worker running the workflows
+// and bot tables.
+func startServer(t *testing.T, ctrl func(client.Client) table.Controller) (client.Client, *LocalTableHost, *checkingController) {
+	t.Helper()
+	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	c := srv.GetDefaultClient()
+	var inner table.Controller = NewTableController(c)
+	if ctrl != nil {
+		inner = ctrl(c)
+	}
+	check := newCheckingController(inner)
+	host := NewLocalTableHost(check, BotTables(nil))
+	t.Cleanup(host.Close)
+	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
+	return c, host, check
+}
+
+// TestTournament100PlayersEndToEnd plays a 100-player tournament to the end on a real Temporal
+// server with in-process tables and bots (rules R1, R3-R7, P2-P4).
+func TestTournament100PlayersEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, host, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := TournamentSpec{
+		Name: "e2e", PlayerCount: 100, TableSize: 9, Structure: turbo, Seed: 20260501,
+		Simulation: true, BuyIn: 11000, Fee: 1000,
+		// Small histories, so that both kinds of workflow continue as new on the way.
+		ContinueAsNewAfter: 1500, TableContinueAsNewAfter: 400,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	tour, err := StartTournament(ctx, c, "e2e-100", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Once play is under way, the director excludes the chip leader for 2 rounds (P2) and
+	// disqualifies another player (P4).
+	var excluded, disqualified string
+	for excluded == "" {
+		st, err := tour.Standings(ctx)
+		p, err2 := tour.Progress(ctx)
+		if err != nil || err2 != nil { // the workflow has not set its queries yet
+			if ctx.Err() != nil {
+				dumpFailures(t, c, tour.ID)
+				t.Fatal(err, err2)
+			}
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		if p.HandsPlayed > 100 && len(st) > 10 && st[0].Status == Seated && st[0].Stack > 2*turbo.StartingStack && st[len(st)/2].Status == Seated {
+			excluded, disqualified = st[0].Player, st[len(st)/2].Player
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	excl, err := tour.Sanction(ctx, SanctionRequest{Player: excluded, Kind: floor.Exclusion, Rounds: 2, Rule: "P7", Reason: "abuse of the dealer", By: "floor-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq, err := tour.Sanction(ctx, SanctionRequest{Player: disqualified, Kind: floor.Disqualification, Rule: "P7", Reason: "chip dumping", By: "floor-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !excl.Applied || !dq.Applied {
+		t.Fatalf("sanctions not applied: %+v %+v", excl, dq)
+	}
+	if _, err := tour.Sanction(ctx, SanctionRequest{Player: disqualified, Kind: floor.Warning, Reason: "again", By: "floor-2"}); err == nil {
+		t.Error("a disqualified player was sanctioned again (P4)")
+	}
+
+	res, err := tour.Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("100 players: %d hands, %d tables, in %v", res.HandsPlayed, res.Tables, elapsed.Round(time.Millisecond))
+
+	if len(res.ChipErrors) > 0 {
+		t.Errorf("chip counts failed: %v", res.ChipErrors)
+	}
+	check.mu.Lock()
+	if len(check.errs) > 0 {
+		t.Errorf("hands that did not conserve chips: %v", check.errs)
+	}
+	served := check.penalised[excluded]
+	check.mu.Unlock()
+	if err := host.Err(); err != nil {
+		t.Errorf("tables stopped with errors: %v", err)
+	}
+
+	// R5, R7: places 1 to 100, each once (shared places cover their range).
+	if len(res.Places) != 100 {
+		t.Fatalf("%d places, want 100", len(res.Places))
+	}
+	given := make([]int, 101)
+	var paid int64
+	for _, p := range res.Places {
+		n := max(p.Shared, 1)
+		for k := p.Place; k < p.Place+n && k <= 100; k++ {
+			given[k]++
+		}
+		paid += p.Prize
+	}
+	for k := 1; k <= 100; k++ {
+		if given[k] != 1 {
+			t.Errorf("place %d given %d times", k, given[k])
+		}
+	}
+	// R6: the prizes add up to the pool.
+	if want := int64(100) * (11000 - 1000); res.PrizePool != want || paid != res.PrizePool {
+		t.Errorf("prize pool %d (want %d), prizes paid %d", res.PrizePool, want, paid)
+	}
+
+	// P2, P3: 2 rounds at a table of n are 2n hands, all dealt with the player away.
+	var ex, dqr *floor.Sanction
+	for i := range res.Sanctions {
+		switch res.Sanctions[i].Kind {
+		case floor.Exclusion:
+			ex = &res.Sanctions[i]
+		case floor.Disqualification:
+			dqr = &res.Sanctions[i]
+		}
+	}
+	if ex == nil || dqr == nil {
+		t.Fatalf("sanctions recorded: %+v", res.Sanctions)
+	}
+	if ex.Hands != 2*ex.PlayersAtTable || ex.PlayersAtTable < 2 || ex.GivenBy != "floor-1" || ex.Reason == "" {
+		t.Errorf("exclusion record %+v", *ex)
+	}
+	if served != ex.Hands {
+		t.Errorf("%s was dealt %d hands away, the exclusion was %d hands (2 x %d players)", excluded, served, ex.Hands, ex.PlayersAtTable)
+	}
+	// P4: the disqualified player's chips left the tournament.
+	if dqr.Chips <= 0 || res.Ledger.Disqualified != dqr.Chips {
+		t.Errorf("disqualification removed %d chips, the ledger %d", dqr.Chips, res.Ledger.Disqualified)
+	}
+	if want := int64(100)*turbo.StartingStack - dqr.Chips; res.Ledger.Total() != want {
+		t.Errorf("chips in play at the end %d, want %d", res.Ledger.Total(), want)
+	}
+	winner := res.Places[0]
+	if winner.Place != 1 || winner.Player == disqualified {
+		t.Errorf("winner %+v", winner)
+	}
+	st, err := tour.Standings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st[0].Player != winner.Player || st[0].Stack != res.Ledger.Total() {
+		t.Errorf("the winner %s holds %d chips, the ledger says %d", st[0].Player, st[0].Stack, res.Ledger.Total())
+	}
+}
+
+// dumpFailures logs the failed workflow tasks of a workflow, to explain a test that hangs.
+func dumpFailures(t *testing.T, c client.Client, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	it := c.GetWorkflowHistory(ctx, id, "", false, 0)
+	n := 0
+	for it.HasNext() && n < 5 {
+		ev, err := it.Next()
+		if err != nil {
+			t.Logf("history of %s: %v", id, err)
+			return
+		}
+		if f := ev.GetWorkflowTaskFailedEventAttributes(); f != nil {
+			t.Logf("%s: workflow task failed: %s", id, f.GetFailure().GetMessage())
+			if st := f.GetFailure().GetStackTrace(); st != "" {
+				t.Log(st)
+			}
+			n++
+		}
+		if f := ev.GetWorkflowExecutionFailedEventAttributes(); f != nil {
+			t.Logf("%s: failed: %s", id, f.GetFailure().GetMessage())
+		}
+	}
+}

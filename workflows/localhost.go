@@ -1,0 +1,136 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// RunTable runs one table's process until the table closes or ctx ends: in the local run and in
+// tests, the engine/table runner with bots, reporting through c. It returns nil when the table
+// was told to close.
+type RunTable func(ctx context.Context, t HostedTable, c table.Controller) error
+
+// LocalTableHost is a TableHost that runs each table in a goroutine of this process: the stand-in
+// for table pods in the local run and in tests. Creating a table that runs, or ran, does nothing;
+// deleting one that is gone does nothing.
+type LocalTableHost struct {
+	controller table.Controller
+	run        RunTable
+
+	mu     sync.Mutex
+	tables map[string]*localTable
+	errs   []error
+	wg     sync.WaitGroup
+	ctx    context.Context
+	stop   context.CancelFunc
+}
+
+type localTable struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// NewLocalTableHost returns a host whose tables report through controller (NewTableController in
+// production, any table.Controller in tests) and run with run.
+func NewLocalTableHost(controller table.Controller, run RunTable) *LocalTableHost {
+	ctx, stop := context.WithCancel(context.Background())
+	return &LocalTableHost{controller: controller, run: run, tables: map[string]*localTable{}, ctx: ctx, stop: stop}
+}
+
+// CreateTable starts the table's goroutine unless it exists.
+func (h *LocalTableHost) CreateTable(_ context.Context, t HostedTable) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ctx.Err() != nil {
+		return errors.New("the table host is stopped")
+	}
+	if _, ok := h.tables[t.ID]; ok {
+		return nil
+	}
+	// The table outlives the activity that created it.
+	ctx, cancel := context.WithCancel(h.ctx)
+	lt := &localTable{cancel: cancel, done: make(chan struct{})}
+	h.tables[t.ID] = lt
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		defer close(lt.done)
+		if err := h.run(ctx, t, h.controller); err != nil && ctx.Err() == nil {
+			h.mu.Lock()
+			h.errs = append(h.errs, err)
+			h.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// DeleteTable stops the table's goroutine, if it still runs, and waits for it.
+func (h *LocalTableHost) DeleteTable(ctx context.Context, id string) error {
+	h.mu.Lock()
+	lt, ok := h.tables[id]
+	h.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	lt.cancel()
+	select {
+	case <-lt.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Running is the number of tables whose goroutine runs.
+func (h *LocalTableHost) Running() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, lt := range h.tables {
+		select {
+		case <-lt.done:
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// Err returns the errors the tables stopped with, other than being told to stop.
+func (h *LocalTableHost) Err() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return errors.Join(h.errs...)
+}
+
+// Close stops every table and waits for them.
+func (h *LocalTableHost) Close() {
+	h.mu.Lock()
+	h.stop()
+	h.mu.Unlock()
+	h.wg.Wait()
+}
+
+// BotTables returns a RunTable that plays every seat with bots of the kinds given (engine/bot;
+// Random when none): the local run's tables and the tests'. A table with a DeckSeed deals from a
+// seeded deck and seeds its bots from it, so a seeded tournament's tables play the same hands
+// every time they are dealt the same way; otherwise the deck is crypto/rand's (D1). logger may be
+// nil.
+func BotTables(logger *slog.Logger, kinds ...bot.Kind) RunTable {
+	return func(ctx context.Context, t HostedTable, c table.Controller) error {
+		opt := table.Options{Logger: logger}
+		seed := t.DeckSeed
+		if seed != 0 {
+			opt.Deck = engine.NewSeededDeck(seed)
+		} else {
+			seed = uint64(t.Number)
+		}
+		return table.NewRunner(t.ID, c, bot.Players(seed, kinds...), opt).Run(ctx)
+	}
+}

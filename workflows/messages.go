@@ -1,0 +1,154 @@
+package workflows
+
+import (
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// The names of the workflows' signals, updates and queries.
+const (
+	// ReportUpdate is the TableWorkflow's Update for hand results (table.Controller's Report).
+	ReportUpdate = "report"
+	// OrdersSignal carries the tournament's orders to a TableWorkflow ([]Order).
+	OrdersSignal = "orders"
+	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (TableEvent).
+	TableEventSignal = "table-event"
+	// TableStateQuery returns a TableWorkflow's TableState.
+	TableStateQuery = "table-state"
+)
+
+// Order is one instruction from the tournament to a table, applied between hands, in Seq order.
+// Exactly one of the pointer fields is set.
+type Order struct {
+	// Seq numbers the orders to one table from 1; the table acknowledges the last applied in every
+	// TableEvent, and applies each once whatever the delivery order.
+	Seq         int               `json:"seq"`
+	Seat        *SeatOrder        `json:"seat,omitempty"`
+	MoveOut     *MoveOutOrder     `json:"moveOut,omitempty"`
+	Level       *LevelOrder       `json:"level,omitempty"`
+	Pause       *bool             `json:"pause,omitempty"`
+	Hold        *bool             `json:"hold,omitempty"`
+	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
+	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
+	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`
+	Close       *CloseTableOrder  `json:"close,omitempty"`
+}
+
+// SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
+type SeatOrder struct {
+	Player string           `json:"player"`
+	Seat   floor.Seat       `json:"seat"` // the seat the floor chose
+	Stack  int64            `json:"stack"`
+	Away   int              `json:"away,omitempty"` // hands of an exclusion still to serve (P2)
+	Reason floor.MoveReason `json:"reason,omitempty"`
+	// NewEntry marks a player registered during late registration, not moved.
+	NewEntry bool `json:"newEntry,omitempty"`
+}
+
+// MoveOutOrder takes a player off the table, to seat him at another (R3, R4).
+type MoveOutOrder struct {
+	Player string `json:"player"`
+	// NextBigBlind: the player due the big blind next moves, whoever that is when the order is
+	// applied (R3); Player is the floor's guess, which the table's hands may have made stale.
+	NextBigBlind bool             `json:"nextBigBlind,omitempty"`
+	To           floor.TableID    `json:"to"`
+	ToSeat       floor.Seat       `json:"toSeat"`
+	Reason       floor.MoveReason `json:"reason"`
+}
+
+// LevelOrder sets the blinds from the next hand (B3), or holds the table on a break.
+type LevelOrder struct {
+	Number  int          `json:"number"`
+	Level   engine.Level `json:"level"`
+	OnBreak bool         `json:"onBreak,omitempty"`
+}
+
+// HandForHandOrder lets the table deal one hand of round Round (R7); Round 0 ends hand-for-hand.
+type HandForHandOrder struct {
+	Round int `json:"round"`
+	// Skip: the table deals no hand in this round (it waits for players, TablesToHold).
+	Skip bool `json:"skip,omitempty"`
+}
+
+// SanctionOrder applies a sanction the director gave (P1-P5) from the next hand.
+type SanctionOrder struct {
+	Ref    int                `json:"ref"` // index of the record in the tournament's sanctions
+	Player string             `json:"player"`
+	Kind   floor.SanctionKind `json:"kind"`
+	Rounds int                `json:"rounds,omitempty"`
+}
+
+// RebuyOrder puts chips bought in front of a player at once (R1 policy, 003 r18).
+type RebuyOrder struct {
+	Ref    int    `json:"ref"`
+	Player string `json:"player"`
+	Chips  int64  `json:"chips"`
+}
+
+// CloseTableOrder ends the table: it was broken, or the tournament is over.
+type CloseTableOrder struct{}
+
+// TableEvent is what a table tells the tournament: only what changes the tournament (players,
+// eliminations, moves, sanctions applied), with the table's layout as it stands, so that the
+// tournament's view of every table is never older than the table's last news.
+type TableEvent struct {
+	Table floor.TableID `json:"table"`
+	// Seq numbers a table's events from 1, so that the tournament takes them in order.
+	Seq int `json:"seq"`
+	// Acked is the Seq of the last order applied.
+	Acked       int   `json:"acked"`
+	Hand        int64 `json:"hand"`        // the last hand acknowledged
+	HandsPlayed int64 `json:"handsPlayed"` // hands dealt at this table (void ones excluded)
+	Level       int   `json:"level"`       // the number of the level the next hand plays
+	// Seats is the layout now: Seats[i] is seat i+1's player or "", Stacks their chips.
+	Seats     []string          `json:"seats"`
+	Stacks    []int64           `json:"stacks"`
+	Button    floor.Seat        `json:"button"`
+	BigBlind  floor.Seat        `json:"bigBlind"`
+	Busts     []BustGroup       `json:"busts,omitempty"`
+	Out       []MovedOut        `json:"out,omitempty"`
+	Gone      []string          `json:"gone,omitempty"` // players a MoveOutOrder named who were no longer here
+	Seated    []string          `json:"seated,omitempty"`
+	Refused   []RefusedSeat     `json:"refused,omitempty"`
+	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
+	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
+	// HandForHand is the last hand-for-hand round this table has played (or skipped).
+	HandForHand int  `json:"handForHand,omitempty"`
+	Closed      bool `json:"closed,omitempty"`
+}
+
+// BustGroup is the players one hand eliminated, with their stacks at its start (R7).
+type BustGroup struct {
+	Hand       int64               `json:"hand"`
+	Round      int                 `json:"round,omitempty"` // the hand-for-hand round of the hand, if any
+	Eliminated []floor.Elimination `json:"eliminated"`
+}
+
+// MovedOut is a player who left the table on the tournament's order, with his chips.
+type MovedOut struct {
+	Player string           `json:"player"`
+	Stack  int64            `json:"stack"`
+	Away   int              `json:"away,omitempty"`
+	To     floor.TableID    `json:"to"`
+	ToSeat floor.Seat       `json:"toSeat"`
+	Reason floor.MoveReason `json:"reason"`
+}
+
+// RefusedSeat is an arrival the table could not seat (no free seat): the player is still the
+// tournament's to place, with his chips.
+type RefusedSeat struct {
+	Player string `json:"player"`
+	Stack  int64  `json:"stack"`
+	Away   int    `json:"away,omitempty"`
+}
+
+// AppliedSanction is a sanction as the table applied it, with the facts it rests on (P2, P4, P5).
+type AppliedSanction struct {
+	Ref            int    `json:"ref"`
+	Player         string `json:"player"`
+	Missing        bool   `json:"missing,omitempty"` // the player was not at the table
+	Hand           int64  `json:"hand"`
+	PlayersAtTable int    `json:"playersAtTable"`
+	Hands          int    `json:"hands,omitempty"`
+	Chips          int64  `json:"chips,omitempty"`
+}

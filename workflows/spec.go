@@ -1,0 +1,182 @@
+package workflows
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// TournamentSpec is a tournament as the organiser publishes it: the field, the tables, the blind
+// structure, the money and the floor's policies.
+type TournamentSpec struct {
+	// Name is shown in standings; the workflow ID names the tournament for Temporal.
+	Name string `json:"name,omitempty"`
+	// Players are the entrants registered at the start, by ID; PlayerCount, when Players is empty,
+	// registers that many named p0001, p0002, ...
+	Players     []string `json:"players,omitempty"`
+	PlayerCount int      `json:"playerCount,omitempty"`
+	// TableSize is the seats at a table (T1, 2 to 10); 0 means 9.
+	TableSize int             `json:"tableSize,omitempty"`
+	Structure floor.Structure `json:"structure"`
+	// Seed makes every draw reproducible (seats, buttons, tables' decks in a simulation); 0 draws
+	// a seed from crypto/rand once (T2, T3), recorded in the history, and the tables deal from
+	// crypto/rand (D1).
+	Seed uint64 `json:"seed,omitempty"`
+	// Simulation plays at full speed: the blind levels change by hands dealt at each table rather
+	// than by the clock (a hand stands for HandTime of a level), breaks are skipped, and tables
+	// report Batch hands at once.
+	Simulation bool          `json:"simulation,omitempty"`
+	HandTime   time.Duration `json:"handTime,omitempty"` // 0 means DefaultHandTime
+	Batch      int           `json:"batch,omitempty"`    // 0 means DefaultBatch
+	// BuyIn and Fee are in currency minor units (R1, R6); Payouts shares the pool.
+	BuyIn   int64                 `json:"buyIn,omitempty"`
+	Fee     int64                 `json:"fee,omitempty"`
+	Payouts floor.PayoutStructure `json:"payouts,omitempty"`
+	// Balance holds the balancing threshold (R3).
+	Balance floor.Policy `json:"balance,omitempty"`
+	// Table holds the tables' policies (B2 ante mode, B5 button rule, A10, A15); Seats is set from
+	// TableSize.
+	Table engine.Config `json:"table,omitempty"`
+	// HandForHandBefore is how many players before the money hand-for-hand starts (R7): 1 is the
+	// bubble (the default), -1 never.
+	HandForHandBefore int `json:"handForHandBefore,omitempty"`
+	// LateRegistrationLevel is the last level in which players may register (and re-enter): 0 closes
+	// registration at the start (freezeout). ReEntries is how many times one player may re-enter
+	// after busting; Rebuys how many rebuys one entry may make, until RebuyLevel (R1 policies).
+	LateRegistrationLevel int   `json:"lateRegistrationLevel,omitempty"`
+	ReEntries             int   `json:"reEntries,omitempty"`
+	Rebuys                int   `json:"rebuys,omitempty"`
+	RebuyLevel            int   `json:"rebuyLevel,omitempty"`
+	RebuyChips            int64 `json:"rebuyChips,omitempty"` // 0 means the starting stack
+	// ContinueAsNewAfter is the history length after which the tournament continues as new, when
+	// Temporal has not suggested it sooner; 0 means DefaultContinueAsNewAfter.
+	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`
+	// TableContinueAsNewAfter is the same for the tables (0: when Temporal suggests it).
+	TableContinueAsNewAfter int `json:"tableContinueAsNewAfter,omitempty"`
+	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
+	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
+}
+
+// Defaults.
+const (
+	DefaultTableSize          = 9
+	DefaultHandTime           = time.Minute // about 60 hands an hour: an online table's pace
+	DefaultBatch              = 20
+	DefaultContinueAsNewAfter = 10000
+	// TaskQueue is the task queue of the workflows and activities.
+	TaskQueue = "pokerfloor"
+)
+
+// withDefaults fills in what the spec leaves to the defaults.
+func (s TournamentSpec) withDefaults() TournamentSpec {
+	if s.TableSize == 0 {
+		s.TableSize = DefaultTableSize
+	}
+	if len(s.Players) == 0 {
+		s.Players = PlayerNames(s.PlayerCount)
+	}
+	s.PlayerCount = len(s.Players)
+	if s.HandTime <= 0 {
+		s.HandTime = DefaultHandTime
+	}
+	if s.Batch <= 0 {
+		s.Batch = DefaultBatch
+	}
+	if !s.Simulation {
+		s.Batch = 1
+	}
+	if s.HandForHandBefore == 0 {
+		s.HandForHandBefore = 1
+	}
+	if s.ContinueAsNewAfter <= 0 {
+		s.ContinueAsNewAfter = DefaultContinueAsNewAfter
+	}
+	if s.TableMaxWait <= 0 {
+		s.TableMaxWait = DefaultTableMaxWait
+	}
+	if s.RebuyChips <= 0 {
+		s.RebuyChips = s.Structure.StartingStack
+	}
+	s.Table.Seats = s.TableSize
+	return s
+}
+
+// PlayerNames names n players p0001, p0002, ... (wider for fields of 10,000 and more).
+func PlayerNames(n int) []string {
+	width := max(len(fmt.Sprint(n)), 4)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("p%0*d", width, i+1)
+	}
+	return out
+}
+
+// Validate returns every problem of the spec, or nil.
+func (s TournamentSpec) Validate() error {
+	s = s.withDefaults()
+	var errs []error
+	if len(s.Players) < 2 {
+		errs = append(errs, fmt.Errorf("a tournament needs at least 2 players, not %d", len(s.Players)))
+	}
+	ids := make([]floor.PlayerID, len(s.Players))
+	for i, p := range s.Players {
+		ids[i] = floor.PlayerID(p)
+	}
+	if err := floor.VerifySeatDraw(ids, s.TableSize); err != nil {
+		errs = append(errs, err)
+	}
+	sorted := slices.Clone(s.Players)
+	slices.Sort(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			errs = append(errs, fmt.Errorf("player %q is registered twice", sorted[i]))
+		}
+	}
+	if err := s.Structure.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.BuyIn < 0 || s.Fee < 0 || s.Fee > s.BuyIn {
+		errs = append(errs, fmt.Errorf("buy-in %d and fee %d: the fee is a part of the buy-in (R6)", s.BuyIn, s.Fee))
+	}
+	if _, err := floor.ComputePayouts(s.entries(len(s.Players), 0, 0), s.Payouts); err != nil {
+		errs = append(errs, err)
+	}
+	if s.ReEntries < 0 || s.Rebuys < 0 || s.LateRegistrationLevel < 0 || s.RebuyLevel < 0 {
+		errs = append(errs, errors.New("re-entries, rebuys and their levels cannot be negative"))
+	}
+	if s.Balance.BalanceThreshold != 0 && s.Balance.BalanceThreshold != 2 && s.Balance.BalanceThreshold != 3 {
+		errs = append(errs, fmt.Errorf("balance threshold %d: 2 (rule book) or 3 (TDA 2007)", s.Balance.BalanceThreshold))
+	}
+	return errors.Join(errs...)
+}
+
+// entries is what the field paid in, for the prize pool (R6).
+func (s TournamentSpec) entries(entries, reEntries, rebuys int) floor.Entries {
+	return floor.Entries{Entries: entries, ReEntries: reEntries, Rebuys: rebuys, BuyIn: s.BuyIn, Fee: s.Fee}
+}
+
+// handSchedule is the blind schedule counted in hands for a simulation: each level lasts its
+// minutes at HandTime a hand (at least one hand); breaks are skipped.
+func (s TournamentSpec) handSchedule() []HandLevel {
+	var out []HandLevel
+	var until int64
+	st := s.Structure
+	st.Speed = 0
+	for i, l := range st.Levels {
+		if l.Break {
+			continue
+		}
+		hands := max(int64(st.Duration(i)/s.HandTime), 1)
+		until += hands
+		out = append(out, HandLevel{Number: st.LevelNumber(i), Level: engineLevel(l), Until: until})
+	}
+	return out
+}
+
+func engineLevel(l floor.Level) engine.Level {
+	return engine.Level{SmallBlind: l.SmallBlind, BigBlind: l.BigBlind, Ante: l.Ante}
+}

@@ -1,0 +1,167 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// DefaultTableMaxWait is how long a report waits in the TableWorkflow for the table to be allowed
+// to deal (a break, a pause, hand-for-hand, players to arrive) before it answers Wait.
+const DefaultTableMaxWait = 20 * time.Second
+
+// TableWorkflow holds one table's state between hands (seats, stacks, button and blinds, hand
+// number, level, penalties, orders not yet applied). The table process reports hands through the
+// ReportUpdate, keyed by (table, hand number): a retried report never counts a hand twice, and the
+// validator refuses a malformed one (chips not conserved, unknown players, hand numbers out of
+// order) before anything is written. Between hands it applies the tournament's orders, and it
+// tells the tournament only what changes the tournament (TableEvent). It continues as new when
+// Temporal suggests it, between reports.
+func TableWorkflow(ctx workflow.Context, st TableState) error {
+	w := &tableWorkflow{st: &st}
+	if w.st.MaxWait <= 0 {
+		w.st.MaxWait = DefaultTableMaxWait
+	}
+	if err := workflow.SetQueryHandler(ctx, TableStateQuery, func() (TableState, error) { return *w.st, nil }); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, ReportUpdate, w.report, workflow.UpdateHandlerOptions{
+		Validator: w.validate,
+	}); err != nil {
+		return err
+	}
+	orders := workflow.GetSignalChannel(ctx, OrdersSignal)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var batch []Order
+			orders.Receive(ctx, &batch)
+			w.st.AddOrders(batch)
+		}
+	})
+	err := workflow.Await(ctx, func() bool {
+		return (w.st.Closed() || w.continueAsNewDue(ctx)) && w.reports == 0
+	})
+	if err != nil {
+		return err
+	}
+	for { // orders that came with the last workflow task
+		var batch []Order
+		if !orders.ReceiveAsync(&batch) {
+			break
+		}
+		w.st.AddOrders(batch)
+	}
+	if w.st.Closed() {
+		// Nobody is dealing (no report in flight): the last orders apply now.
+		var ev TableEvent
+		acked := w.st.Acked
+		w.st.ApplyOrders(&ev)
+		ev.Closed = true
+		w.st.Event(&ev, acked)
+		w.send(ctx, ev)
+		w.flush(ctx)
+		return nil
+	}
+	w.flush(ctx)
+	return workflow.NewContinueAsNewError(ctx, TableWorkflow, *w.st)
+}
+
+type tableWorkflow struct {
+	st      *TableState
+	reports int // reports in flight
+	sent    []workflow.Future
+}
+
+// continueAsNewDue: Temporal suggests it (history events, size, or updates near their limit).
+func (w *tableWorkflow) continueAsNewDue(ctx workflow.Context) bool {
+	info := workflow.GetInfo(ctx)
+	return info.GetContinueAsNewSuggested() || (w.st.ContinueAsNewAfter > 0 && info.GetCurrentHistoryLength() > w.st.ContinueAsNewAfter)
+}
+
+func (w *tableWorkflow) validate(ctx workflow.Context, req ReportRequest) error {
+	if w.st.Closing {
+		return nil // the answer is Close, whatever was reported
+	}
+	var ev TableEvent
+	if err := w.st.Clone().ApplyResults(req.Results, &ev); err != nil {
+		return temporal.NewNonRetryableApplicationError(err.Error(), rejectedErrorType, nil)
+	}
+	return nil
+}
+
+// rejectedErrorType marks a report the validator refused; the controller makes it a
+// *table.RejectedError again.
+const rejectedErrorType = "RejectedReport"
+
+func lastHand(rs []table.HandResult) int64 {
+	if len(rs) == 0 {
+		return 0
+	}
+	return rs[len(rs)-1].HandNumber
+}
+
+// report acknowledges hands, applies the orders waiting, and answers what the table does next. When
+// the table may not deal (a break, a pause, hand-for-hand, too few players), it waits here, in
+// the workflow, for an order that changes that, so that a waiting table costs no polling.
+func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.State, error) {
+	w.reports++
+	defer func() { w.reports-- }()
+	var ev TableEvent
+	acked := w.st.Acked
+	if !w.st.Closing {
+		if err := w.st.ApplyResults(req.Results, &ev); err != nil {
+			return table.State{}, err // the validator let it through: a bug, not a bad report
+		}
+	}
+	deadline := workflow.Now(ctx).Add(w.st.MaxWait)
+	for {
+		w.st.ApplyOrders(&ev)
+		next := w.st.Next(&ev, true)
+		if w.st.Event(&ev, acked) {
+			w.send(ctx, ev)
+			ev, acked = TableEvent{}, w.st.Acked
+		}
+		left := deadline.Sub(workflow.Now(ctx))
+		if next.Directive != table.Wait || left <= 0 || w.continueAsNewDue(ctx) {
+			return next, nil
+		}
+		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return w.st.Ready() || w.continueAsNewDue(ctx) })
+		if err != nil {
+			return next, nil
+		}
+		if !ok {
+			return next, nil
+		}
+	}
+}
+
+// send signals the tournament without waiting: events carry sequence numbers, so their order of
+// arrival does not matter.
+func (w *tableWorkflow) send(ctx workflow.Context, ev TableEvent) {
+	w.prune()
+	w.sent = append(w.sent, workflow.SignalExternalWorkflow(ctx, w.st.Tournament, "", TableEventSignal, ev))
+}
+
+func (w *tableWorkflow) prune() {
+	kept := w.sent[:0]
+	for _, f := range w.sent {
+		if !f.IsReady() {
+			kept = append(kept, f)
+		}
+	}
+	w.sent = kept
+}
+
+// flush waits for the signals sent, before the run ends. A tournament that has ended takes none:
+// that is not the table's error, and nothing is left to tell it.
+func (w *tableWorkflow) flush(ctx workflow.Context) {
+	for _, f := range w.sent {
+		if err := f.Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("table event not delivered", "table", w.st.ID, "error", err)
+		}
+	}
+	w.sent = nil
+}

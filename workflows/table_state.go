@@ -1,0 +1,512 @@
+package workflows
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// TableState is a table between hands as its TableWorkflow holds it: the input of the workflow,
+// and what it carries over when it continues as new. Everything in it is plain data; its methods
+// are the table's decisions, deterministic, so that the workflow only sequences them.
+type TableState struct {
+	Tournament string        `json:"tournament"` // the TournamentWorkflow's ID
+	ID         string        `json:"id"`         // the table's ID: its workflow ID, and table.State.TableID
+	Number     floor.TableID `json:"number"`
+	Config     engine.Config `json:"config"`
+	// Seats holds the occupied seats, in seat order.
+	Seats     []TableSeat      `json:"seats"`
+	Positions engine.Positions `json:"positions"`
+	// DrawnBigBlind is the floor's BigBlind before the first hand (floor.DrawButton's), so that
+	// NextBigBlindSeat names the first big blind.
+	DrawnBigBlind floor.Seat   `json:"drawnBigBlind"`
+	HandNumber    int64        `json:"handNumber"`  // of the last hand acknowledged
+	HandsPlayed   int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
+	Level         engine.Level `json:"level"`
+	LevelNumber   int          `json:"levelNumber"`
+	// Schedule, in a simulation, is the blind schedule by hands: the table moves its own level
+	// (B3: from the next hand) as it deals, and the tournament need not hear every hand.
+	Schedule []HandLevel `json:"schedule,omitempty"`
+	OnBreak  bool        `json:"onBreak,omitempty"`
+	Paused   bool        `json:"paused,omitempty"`
+	Held     bool        `json:"held,omitempty"`
+	// Batch is the most hands the table plays between reports (1 in live play).
+	Batch int `json:"batch"`
+	// HandForHand is the hand-for-hand round the table may deal (0: not hand-for-hand);
+	// RoundPlayed the last round it dealt or skipped; RoundDealing the round of the hand the last
+	// State let it deal.
+	HandForHand  int  `json:"handForHand,omitempty"`
+	RoundSkip    bool `json:"roundSkip,omitempty"`
+	RoundPlayed  int  `json:"roundPlayed,omitempty"`
+	RoundDealing int  `json:"roundDealing,omitempty"`
+	// Acked is the Seq of the last order applied; Pending the orders received and not applied.
+	Acked   int     `json:"acked"`
+	Pending []Order `json:"pending,omitempty"`
+	// EventSeq is the Seq of the last TableEvent sent; ReportedHands and ReportedLevel what it said.
+	EventSeq      int   `json:"eventSeq"`
+	ReportedHands int64 `json:"reportedHands"`
+	ReportedLevel int   `json:"reportedLevel"`
+	// ReportEvery: the table also tells the tournament its hand count every so many hands, for
+	// progress, even when nothing else changed (0: never).
+	ReportEvery int  `json:"reportEvery,omitempty"`
+	Closing     bool `json:"closing,omitempty"`
+	// ContinueAsNewAfter is the history length after which the workflow continues as new, when
+	// Temporal has not suggested it sooner (0: only when suggested).
+	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`
+	// MaxWait is how long a report waits in the workflow for the table to be allowed to deal
+	// before it answers Wait; WaitFor is what the Wait answer then asks.
+	MaxWait time.Duration `json:"maxWait"`
+}
+
+// TableSeat is one occupied seat.
+type TableSeat struct {
+	Seat   int                `json:"seat"` // 0-based, as engine and table count
+	Player string             `json:"player"`
+	Stack  int64              `json:"stack"`
+	State  engine.PlayerState `json:"state"`
+	// Away is the hands of an exclusion left to serve (P2, P3); the seat is Penalised meanwhile.
+	Away int `json:"away,omitempty"`
+}
+
+// HandLevel is a level of a blind schedule counted in hands: it plays up to hand Until.
+type HandLevel struct {
+	Number int          `json:"number"`
+	Level  engine.Level `json:"level"`
+	Until  int64        `json:"until"`
+}
+
+// ReportRequest is the argument of ReportUpdate.
+type ReportRequest struct {
+	Results []table.HandResult `json:"results"`
+}
+
+// Clone returns a deep copy (the validator works on one).
+func (t *TableState) Clone() *TableState {
+	c := *t
+	c.Seats = slices.Clone(t.Seats)
+	c.Pending = slices.Clone(t.Pending)
+	c.Schedule = slices.Clone(t.Schedule)
+	return &c
+}
+
+func (t *TableState) seatIndex(seat int) int {
+	return slices.IndexFunc(t.Seats, func(s TableSeat) bool { return s.Seat == seat })
+}
+
+func (t *TableState) playerIndex(player string) int {
+	return slices.IndexFunc(t.Seats, func(s TableSeat) bool { return s.Player == player })
+}
+
+// FloorTable is the table as the floor's decisions see it.
+func (t *TableState) FloorTable() floor.Table {
+	ft := floor.Table{ID: t.Number, Seats: make([]floor.PlayerID, t.Config.Seats)}
+	for _, s := range t.Seats {
+		ft.Seats[s.Seat] = floor.PlayerID(s.Player)
+	}
+	ft.Button = floor.Seat(t.Positions.Button + 1)
+	ft.BigBlind = t.DrawnBigBlind
+	if t.Positions.Played {
+		ft.BigBlind = floor.Seat(t.Positions.BigBlind + 1)
+	}
+	return ft
+}
+
+// levelFor is the scheduled level of hand n, in a simulation.
+func (t *TableState) levelFor(n int64) (HandLevel, bool) {
+	if len(t.Schedule) == 0 {
+		return HandLevel{}, false
+	}
+	for _, l := range t.Schedule {
+		if n <= l.Until {
+			return l, true
+		}
+	}
+	return t.Schedule[len(t.Schedule)-1], true
+}
+
+// ApplyResults checks the results and applies the new ones (those after HandNumber) to the table,
+// noting in ev what the tournament must hear. Results already applied are skipped: a retried
+// report never counts a hand twice. On an error nothing may be kept: the caller works on a Clone
+// in the validator, so the handler never sees one.
+func (t *TableState) ApplyResults(results []table.HandResult, ev *TableEvent) error {
+	var prev *table.HandResult
+	for i := range results {
+		r := &results[i]
+		if prev != nil {
+			want := prev.HandNumber + 1
+			if prev.Voided {
+				want = prev.HandNumber
+			}
+			if r.HandNumber != want {
+				return fmt.Errorf("hand %d follows hand %d in the report: hand numbers out of order", r.HandNumber, prev.HandNumber)
+			}
+		}
+		prev = r
+		if r.HandNumber <= t.HandNumber {
+			continue // acknowledged already (a retry)
+		}
+		if err := t.applyResult(r, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *TableState) applyResult(r *table.HandResult, ev *TableEvent) error {
+	if r.TableID != t.ID {
+		return fmt.Errorf("hand %d: a result of table %q reported to table %q", r.HandNumber, r.TableID, t.ID)
+	}
+	if r.HandNumber != t.HandNumber+1 {
+		return fmt.Errorf("hand %d: the next hand at table %s is %d: hand numbers out of order", r.HandNumber, t.ID, t.HandNumber+1)
+	}
+	if err := t.checkStacks(r); err != nil {
+		return fmt.Errorf("hand %d: %w", r.HandNumber, err)
+	}
+	if r.Voided {
+		return nil // rule D4: every chip went back, the button did not move, the number is reused
+	}
+	for _, s := range []int{r.Positions.Button, r.Positions.BigBlind} {
+		if s < 0 || s >= t.Config.Seats {
+			return fmt.Errorf("hand %d: the button or big blind in seat %d of a %d-seat table", r.HandNumber, s, t.Config.Seats)
+		}
+	}
+	// B7: a newcomer is dealt in once his seat is not between the button and the small blind (the
+	// big blind when the small blind is dead); the engine did it, the record follows.
+	gapEnd := r.Positions.SmallBlind
+	if gapEnd < 0 || t.seatIndex(gapEnd) < 0 {
+		gapEnd = r.Positions.BigBlind
+	}
+	var busted []floor.Elimination
+	end := make(map[int]int64, len(r.End))
+	for _, s := range r.End {
+		end[s.Seat] = s.Stack
+	}
+	kept := t.Seats[:0]
+	for _, s := range t.Seats {
+		start := s.Stack
+		s.Stack = end[s.Seat]
+		switch {
+		case s.State == engine.WaitingForButton && !between(t.Config.Seats, r.Positions.Button, s.Seat, gapEnd):
+			s.State = engine.Active
+		case s.State == engine.Penalised:
+			s.Away--
+			if s.Away <= 0 {
+				s.Away, s.State = 0, engine.Active
+			}
+		}
+		if s.Stack == 0 {
+			busted = append(busted, floor.Elimination{Player: floor.PlayerID(s.Player), Stack: start})
+			continue
+		}
+		kept = append(kept, s)
+	}
+	t.Seats = kept
+	t.HandNumber = r.HandNumber
+	t.HandsPlayed++
+	t.Positions = r.Positions
+	round := 0
+	if t.RoundDealing > t.RoundPlayed {
+		round = t.RoundDealing
+		t.RoundPlayed = round
+		ev.HandForHand = round
+	}
+	if len(busted) > 0 {
+		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted})
+	}
+	if l, ok := t.levelFor(t.HandNumber + 1); ok {
+		t.Level, t.LevelNumber = l.Level, l.Number
+	}
+	return nil
+}
+
+// between reports whether seat x lies strictly between seats a and b going clockwise round a
+// table of n seats (as the engine's dealing rule B7 reads it).
+func between(n, a, x, b int) bool {
+	d := func(from, to int) int { return ((to-from)%n + n) % n }
+	return x != a && x != b && d(a, x) < d(a, b)
+}
+
+// checkStacks holds a result against the table as the tournament knows it: the same players in the
+// same seats with the same chips at the start, no chip created or lost, eliminations exactly the
+// players left with nothing, at their starting stacks (R7).
+func (t *TableState) checkStacks(r *table.HandResult) error {
+	if len(r.Start) != len(t.Seats) {
+		return fmt.Errorf("%d seats at the start of the hand, the table has %d players", len(r.Start), len(t.Seats))
+	}
+	var in, out int64
+	for _, s := range r.Start {
+		i := t.seatIndex(s.Seat)
+		if i < 0 || t.Seats[i].Player != s.Player {
+			return fmt.Errorf("unknown player %q in seat %d", s.Player, s.Seat)
+		}
+		if t.Seats[i].Stack != s.Stack {
+			return fmt.Errorf("%s started the hand with %d chips, the table holds %d", s.Player, s.Stack, t.Seats[i].Stack)
+		}
+		in += s.Stack
+	}
+	if len(r.End) != len(r.Start) {
+		return fmt.Errorf("%d seats at the end of the hand, %d at its start", len(r.End), len(r.Start))
+	}
+	zero := 0
+	for _, s := range r.End {
+		i := t.seatIndex(s.Seat)
+		if i < 0 || t.Seats[i].Player != s.Player {
+			return fmt.Errorf("unknown player %q in seat %d at the end of the hand", s.Player, s.Seat)
+		}
+		if s.Stack < 0 {
+			return fmt.Errorf("%s ended the hand with %d chips", s.Player, s.Stack)
+		}
+		if r.Voided && s.Stack != t.Seats[i].Stack {
+			return fmt.Errorf("void hand (rule D4): %s ended with %d chips, started with %d", s.Player, s.Stack, t.Seats[i].Stack)
+		}
+		if s.Stack == 0 {
+			zero++
+			k := slices.IndexFunc(r.Eliminated, func(e engine.Elimination) bool { return e.ID == s.Player })
+			if k < 0 {
+				return fmt.Errorf("%s has no chips left and is not listed as eliminated", s.Player)
+			}
+			if e := r.Eliminated[k]; e.StartingStack != t.Seats[i].Stack || e.Seat != s.Seat {
+				return fmt.Errorf("%s eliminated with a starting stack of %d in seat %d, the hand started with %d in seat %d (rule R7)", s.Player, e.StartingStack, e.Seat, t.Seats[i].Stack, s.Seat)
+			}
+		}
+		out += s.Stack
+	}
+	if zero != len(r.Eliminated) {
+		return fmt.Errorf("%d players eliminated, %d left with no chips", len(r.Eliminated), zero)
+	}
+	if in != out {
+		return fmt.Errorf("chips not conserved: %d at the start of the hand, %d at its end", in, out)
+	}
+	return nil
+}
+
+// AddOrders takes orders in, whatever order they arrive in; those applied already are dropped.
+func (t *TableState) AddOrders(orders []Order) {
+	for _, o := range orders {
+		if o.Seq <= t.Acked || slices.ContainsFunc(t.Pending, func(p Order) bool { return p.Seq == o.Seq }) {
+			continue
+		}
+		t.Pending = append(t.Pending, o)
+	}
+	slices.SortFunc(t.Pending, func(a, b Order) int { return a.Seq - b.Seq })
+}
+
+// Ready reports whether an order is waiting to be applied (the next in sequence has arrived).
+func (t *TableState) Ready() bool { return len(t.Pending) > 0 && t.Pending[0].Seq == t.Acked+1 }
+
+// Closed reports whether the table has been told to close, applied or not.
+func (t *TableState) Closed() bool {
+	return t.Closing || slices.ContainsFunc(t.Pending, func(o Order) bool { return o.Close != nil })
+}
+
+// ApplyOrders applies the orders that are next in sequence, between hands.
+func (t *TableState) ApplyOrders(ev *TableEvent) {
+	for t.Ready() {
+		o := t.Pending[0]
+		t.Pending = t.Pending[1:]
+		t.Acked = o.Seq
+		t.applyOrder(o, ev)
+	}
+}
+
+func (t *TableState) applyOrder(o Order, ev *TableEvent) {
+	switch {
+	case o.Seat != nil:
+		t.seat(*o.Seat, ev)
+	case o.MoveOut != nil:
+		t.moveOut(*o.MoveOut, ev)
+	case o.Level != nil:
+		if len(t.Schedule) == 0 {
+			t.Level, t.LevelNumber = o.Level.Level, o.Level.Number
+		}
+		t.OnBreak = o.Level.OnBreak
+	case o.Pause != nil:
+		t.Paused = *o.Pause
+	case o.Hold != nil:
+		t.Held = *o.Hold
+	case o.HandForHand != nil:
+		t.HandForHand, t.RoundSkip = o.HandForHand.Round, o.HandForHand.Skip
+		if t.HandForHand == 0 {
+			t.RoundPlayed, t.RoundDealing = 0, 0
+		}
+	case o.Sanction != nil:
+		t.sanction(*o.Sanction, ev)
+	case o.Rebuy != nil:
+		if i := t.playerIndex(o.Rebuy.Player); i >= 0 {
+			t.Seats[i].Stack += o.Rebuy.Chips
+			ev.Rebuys = append(ev.Rebuys, *o.Rebuy)
+		} else {
+			ev.Rebuys = append(ev.Rebuys, RebuyOrder{Ref: o.Rebuy.Ref, Player: o.Rebuy.Player})
+		}
+	case o.Close != nil:
+		t.Closing = true
+	}
+}
+
+// seat seats an arrival (R3, R4, B7).
+func (t *TableState) seat(o SeatOrder, ev *TableEvent) {
+	seat := int(o.Seat) - 1
+	if o.Reason == floor.MoveBalance {
+		// R3: the seat closest to the left of the big blind as it is now, not as the floor last saw.
+		if s := floor.BalanceSeat(t.FloorTable()); s > 0 {
+			seat = int(s) - 1
+		}
+	}
+	if seat < 0 || seat >= t.Config.Seats || t.seatIndex(seat) >= 0 {
+		seat = -1
+		for s := range t.Config.Seats {
+			if t.seatIndex(s) < 0 {
+				seat = s
+				break
+			}
+		}
+	}
+	if seat < 0 || t.playerIndex(o.Player) >= 0 {
+		ev.Refused = append(ev.Refused, RefusedSeat{Player: o.Player, Stack: o.Stack, Away: o.Away})
+		return
+	}
+	st := engine.WaitingForButton // B7
+	if !t.Positions.Played {
+		st = engine.Active // the table has not dealt: nobody has a button to wait for
+	}
+	if o.Away > 0 {
+		st = engine.Penalised // P3
+	}
+	t.Seats = append(t.Seats, TableSeat{Seat: seat, Player: o.Player, Stack: o.Stack, State: st, Away: o.Away})
+	slices.SortFunc(t.Seats, func(a, b TableSeat) int { return a.Seat - b.Seat })
+	ev.Seated = append(ev.Seated, o.Player)
+}
+
+// moveOut takes a player off the table for another (R3: the next big blind; R4: everyone).
+func (t *TableState) moveOut(o MoveOutOrder, ev *TableEvent) {
+	i := t.playerIndex(o.Player)
+	if o.NextBigBlind {
+		if s := floor.NextBigBlindSeat(t.FloorTable()); s > 0 {
+			i = t.seatIndex(int(s) - 1)
+		}
+	}
+	if i < 0 {
+		ev.Gone = append(ev.Gone, o.Player)
+		return
+	}
+	s := t.Seats[i]
+	t.Seats = slices.Delete(t.Seats, i, i+1)
+	ev.Out = append(ev.Out, MovedOut{Player: s.Player, Stack: s.Stack, Away: s.Away, To: o.To, ToSeat: o.ToSeat, Reason: o.Reason})
+}
+
+// sanction applies a sanction from the next hand (P5): an exclusion of rounds of as many hands as
+// there are players at the table, the excluded one included (P2), served away from the table with
+// blinds and antes posted (P3); a disqualification removes the player and his chips (P4).
+func (t *TableState) sanction(o SanctionOrder, ev *TableEvent) {
+	a := AppliedSanction{Ref: o.Ref, Player: o.Player, Hand: t.HandNumber, PlayersAtTable: len(t.Seats)}
+	i := t.playerIndex(o.Player)
+	if i < 0 {
+		a.Missing = true
+		ev.Sanctions = append(ev.Sanctions, a)
+		return
+	}
+	switch o.Kind {
+	case floor.Exclusion:
+		hands, err := floor.HandsOfExclusion(o.Rounds, max(len(t.Seats), 2))
+		if err != nil {
+			hands = o.Rounds * max(len(t.Seats), 2)
+		}
+		a.Hands = hands
+		t.Seats[i].State = engine.Penalised
+		t.Seats[i].Away += hands
+	case floor.Disqualification:
+		a.Chips = t.Seats[i].Stack
+		t.Seats = slices.Delete(t.Seats, i, i+1)
+	}
+	ev.Sanctions = append(ev.Sanctions, a)
+}
+
+// dealers is how many seated players have chips.
+func (t *TableState) dealers() int {
+	n := 0
+	for _, s := range t.Seats {
+		if s.Stack > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Next is what the table does next, as the State the runner gets. It marks a hand-for-hand round
+// the table cannot deal in as played (skipped), in ev.
+func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
+	st := table.State{
+		TableID:    t.ID,
+		HandNumber: t.HandNumber,
+		Level:      t.Level,
+		Config:     t.Config,
+		Button:     t.Positions.Button,
+		FirstHand:  !t.Positions.Played,
+		Positions:  t.Positions,
+		Batch:      1,
+	}
+	for _, s := range t.Seats {
+		st.Seats = append(st.Seats, table.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
+	}
+	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.dealers() < 2) {
+		t.RoundPlayed = t.HandForHand
+		ev.HandForHand = t.HandForHand
+	}
+	switch {
+	case t.Closing:
+		st.Directive = table.Close
+		return st
+	case t.Paused || t.OnBreak || t.Held || t.dealers() < 2 || (t.HandForHand > 0 && t.RoundPlayed >= t.HandForHand):
+		st.Directive = table.Wait
+		st.WaitFor = 0
+		if !canWait {
+			st.WaitFor = 10 * time.Millisecond
+		}
+		return st
+	}
+	st.Directive = table.Play
+	if t.HandForHand > 0 {
+		t.RoundDealing = t.HandForHand
+		return st // R7: one hand, then wait for the other tables
+	}
+	batch := max(t.Batch, 1)
+	// A batch never crosses a change the table must make at an exact hand: the next level of the
+	// schedule (B3), the end of an exclusion (P2).
+	if l, ok := t.levelFor(t.HandNumber + 1); ok && l.Until > t.HandNumber && l != t.Schedule[len(t.Schedule)-1] {
+		batch = min(batch, int(l.Until-t.HandNumber))
+	}
+	for _, s := range t.Seats {
+		if s.Away > 0 {
+			batch = min(batch, s.Away)
+		}
+	}
+	st.Batch = max(batch, 1)
+	return st
+}
+
+// Event fills in the layout and counters of ev and says whether it is worth sending: it carries
+// news, acknowledges orders, or reports a level or hand count the tournament has not heard.
+func (t *TableState) Event(ev *TableEvent, acked int) bool {
+	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys) > 0 ||
+		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
+		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery))
+	if !news {
+		return false
+	}
+	t.EventSeq++
+	ev.Table, ev.Seq, ev.Acked = t.Number, t.EventSeq, t.Acked
+	ev.Hand, ev.HandsPlayed, ev.Level = t.HandNumber, t.HandsPlayed, t.LevelNumber
+	ft := t.FloorTable()
+	ev.Seats = make([]string, len(ft.Seats))
+	ev.Stacks = make([]int64, len(ft.Seats))
+	for _, s := range t.Seats {
+		ev.Seats[s.Seat], ev.Stacks[s.Seat] = s.Player, s.Stack
+	}
+	ev.Button, ev.BigBlind = ft.Button, ft.BigBlind
+	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
+	return true
+}

@@ -1,0 +1,348 @@
+package workflows
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// TournamentInput is the TournamentWorkflow's input: the spec of a new tournament, or the state a
+// run handed on when it continued as new.
+type TournamentInput struct {
+	Spec  TournamentSpec   `json:"spec"`
+	State *TournamentState `json:"state,omitempty"`
+}
+
+// closeWait is how long the end waits for the tables to confirm they closed.
+const closeWait = time.Minute
+
+// TournamentWorkflow is the tournament director: it draws the seats and buttons (T2, T3), opens a
+// TableWorkflow and a table process per table, keeps the blind clock (B3, R2: pause, resume, add
+// time, breaks), breaks and balances tables after eliminations (R3, R4), plays hand-for-hand on the
+// bubble (R7), places the eliminated (R5, R7), applies sanctions (P1-P6), takes late entries,
+// re-entries and rebuys (R1), records a deal, and pays the places (R6). Every decision is a
+// floor function over TournamentState; this function only sequences them and does the I/O, so it
+// replays deterministically. It continues as new when the history grows long, after its handlers
+// have finished and everything it sent has gone, carrying the whole state.
+func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, error) {
+	s := in.State
+	if s == nil {
+		seed := in.Spec.Seed
+		if seed == 0 {
+			// T2, T3: the draws are keyed by a seed from crypto/rand, recorded in the history.
+			enc := workflow.SideEffect(ctx, func(workflow.Context) any {
+				var b [8]byte
+				_, _ = rand.Read(b[:])
+				return binary.LittleEndian.Uint64(b[:])
+			})
+			if err := enc.Get(&seed); err != nil {
+				return TournamentResult{}, err
+			}
+		}
+		var err error
+		s, err = newTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
+		if err != nil {
+			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
+		}
+		s.Tick(workflow.Now(ctx))
+	}
+	s.reindex()
+	w := &tournamentWorkflow{s: s}
+	if err := w.register(ctx); err != nil {
+		return TournamentResult{}, err
+	}
+	events := workflow.GetSignalChannel(ctx, TableEventSignal)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var ev TableEvent
+			events.Receive(ctx, &ev)
+			w.inbox = append(w.inbox, ev)
+		}
+	})
+	for {
+		w.send(ctx)
+		if s.Finished {
+			break
+		}
+		w.armClock(ctx)
+		w.wake = false
+		if err := workflow.Await(ctx, func() bool {
+			return len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx)
+		}); err != nil {
+			return TournamentResult{}, err
+		}
+		w.process(ctx)
+		if w.continueAsNewDue(ctx) && !s.Finished {
+			if err := w.quiesce(ctx, events); err != nil {
+				return TournamentResult{}, err
+			}
+			if !s.Finished {
+				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: s.Spec, State: s})
+			}
+		}
+	}
+	// R5: over. Wait (a while) for every table to close, and for the hosts to let them go.
+	deadline := workflow.Now(ctx).Add(closeWait)
+	for !w.allClosed() {
+		left := deadline.Sub(workflow.Now(ctx))
+		if left <= 0 {
+			break
+		}
+		if ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return len(w.inbox) > 0 }); err != nil || !ok {
+			break
+		}
+		w.process(ctx)
+		w.send(ctx)
+	}
+	w.process(ctx)
+	w.send(ctx)
+	if err := w.waitSent(ctx); err != nil {
+		return TournamentResult{}, err
+	}
+	return s.Result()
+}
+
+type tournamentWorkflow struct {
+	s     *TournamentState
+	inbox []TableEvent
+	wake  bool // a handler changed the state: step and send
+
+	timer   workflow.Future
+	timerAt time.Time
+	cancel  workflow.CancelFunc
+
+	// futures of signals, child starts and activities not yet done; busy counts the table starts
+	// in progress.
+	pending []workflow.Future
+	busy    int
+}
+
+func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
+	info := workflow.GetInfo(ctx)
+	return info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > w.s.Spec.ContinueAsNewAfter
+}
+
+// process takes the news in and does the floor's work.
+func (w *tournamentWorkflow) process(ctx workflow.Context) {
+	for _, ev := range w.inbox {
+		w.s.OnEvent(ev)
+	}
+	w.inbox = nil
+	now := workflow.Now(ctx)
+	w.s.Tick(now)
+	w.s.Step(now)
+}
+
+// send opens the new tables, signals the orders to the tables that have started, and lets the
+// hosts take down the closed tables.
+func (w *tournamentWorkflow) send(ctx workflow.Context) {
+	s := w.s
+	for _, id := range s.NewTables {
+		w.startTable(ctx, id)
+	}
+	s.NewTables = nil
+	kept := s.Outbox[:0]
+	for _, b := range s.Outbox {
+		t := s.table(b.Table)
+		if t == nil || !t.Started {
+			kept = append(kept, b)
+			continue
+		}
+		w.track(workflow.SignalExternalWorkflow(ctx, t.WorkflowID, "", OrdersSignal, b.Orders))
+	}
+	s.Outbox = kept
+	for _, id := range s.Deleting {
+		t := s.table(id)
+		actx := tableActivityOptions(ctx, "delete/"+t.WorkflowID)
+		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
+	}
+	s.Deleting = nil
+}
+
+func (w *tournamentWorkflow) track(f workflow.Future) {
+	kept := w.pending[:0]
+	for _, p := range w.pending {
+		if !p.IsReady() {
+			kept = append(kept, p)
+		}
+	}
+	w.pending = append(kept, f)
+}
+
+// startTable starts a table's workflow, as a child that outlives this run (continue-as-new), then
+// its process; the table's orders go once it has started.
+func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) {
+	s := w.s
+	t := s.table(id)
+	in := s.TableInput(id)
+	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+		WorkflowID:        t.WorkflowID,
+		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+	})
+	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
+	host := HostedTable{ID: t.WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation}
+	if s.Spec.Seed != 0 {
+		host.DeckSeed = mix(s.Seed, 1<<40+uint64(id))
+	}
+	w.busy++
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		defer func() { w.busy--; w.wake = true }()
+		if err := child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("table workflow did not start", "table", t.WorkflowID, "error", err)
+			return
+		}
+		s.table(id).Started = true
+		actx := tableActivityOptions(gctx, "create/"+host.ID)
+		if err := workflow.ExecuteActivity(actx, CreateTableActivity, host).Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
+		}
+	})
+}
+
+// armClock keeps one timer on the end of the period running (B3); pauses and added time move it.
+func (w *tournamentWorkflow) armClock(ctx workflow.Context) {
+	s := w.s
+	if s.Spec.Simulation || s.Finished {
+		return
+	}
+	now := workflow.Now(ctx)
+	cs, err := s.ClockAt(now)
+	var at time.Time
+	if err == nil && !cs.Paused && !cs.Final && cs.Remaining > 0 {
+		at = now.Add(cs.Remaining)
+	}
+	if w.timer != nil && !w.timer.IsReady() && w.timerAt.Equal(at) {
+		return
+	}
+	if w.cancel != nil {
+		w.cancel()
+	}
+	w.timer, w.cancel, w.timerAt = nil, nil, at
+	if at.IsZero() {
+		return
+	}
+	tctx, cancel := workflow.WithCancel(ctx)
+	w.timer, w.cancel = workflow.NewTimer(tctx, at.Sub(now)), cancel
+}
+
+func (w *tournamentWorkflow) clockFired() bool { return w.timer != nil && w.timer.IsReady() }
+
+func (w *tournamentWorkflow) allClosed() bool {
+	for _, t := range w.s.Tables {
+		if !t.Closed {
+			return false
+		}
+	}
+	return true
+}
+
+// quiesce gets the run ready to continue as new: no handler running, no table starting, the news
+// that came taken in, everything decided sent and delivered.
+func (w *tournamentWorkflow) quiesce(ctx workflow.Context, events workflow.ReceiveChannel) error {
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) && w.busy == 0 }); err != nil {
+		return err
+	}
+	for {
+		var ev TableEvent
+		if !events.ReceiveAsync(&ev) {
+			break
+		}
+		w.inbox = append(w.inbox, ev)
+	}
+	w.process(ctx)
+	w.send(ctx)
+	if w.cancel != nil {
+		w.cancel()
+	}
+	return w.waitSent(ctx)
+}
+
+func (w *tournamentWorkflow) waitSent(ctx workflow.Context) error {
+	for _, f := range w.pending {
+		if err := f.Get(ctx, nil); err != nil {
+			var canceled *temporal.CanceledError
+			if errors.As(err, &canceled) {
+				continue
+			}
+			// A table that closed takes no more orders; nothing is lost with it.
+			workflow.GetLogger(ctx).Warn("signal or activity failed", "error", err)
+		}
+	}
+	w.pending = nil
+	return nil
+}
+
+// register sets the queries and the director's updates.
+func (w *tournamentWorkflow) register(ctx workflow.Context) error {
+	s := w.s
+	queries := map[string]any{
+		ProgressQuery:  func() (Progress, error) { return s.Progress(workflow.Now(ctx)), nil },
+		StandingsQuery: func() ([]Standing, error) { return s.StandingsView(), nil },
+		TablesQuery:    func() ([]TableView, error) { return s.TablesView(), nil },
+		ClockQuery:     func() (ClockView, error) { return s.ClockView(workflow.Now(ctx)), nil },
+		PayoutsQuery:   func() (PayoutsView, error) { return s.PayoutsView(), nil },
+		SanctionsQuery: func() ([]SanctionRecord, error) { return s.Sanctions, nil },
+		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
+	}
+	for name, h := range queries {
+		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
+			return err
+		}
+	}
+	changed := func() { w.wake = true }
+	err := errors.Join(
+		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
+			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
+				s.Clock(r, workflow.Now(ctx))
+				changed()
+				return s.ClockView(workflow.Now(ctx)), nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error { return s.VerifyClock(r) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate,
+			func(ctx workflow.Context, r SanctionRequest) (SanctionRecord, error) {
+				ref := s.GiveSanction(r, workflow.Now(ctx))
+				changed()
+				// The record is complete once the table has applied it (P2, P4, P5).
+				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool {
+					return s.Sanctions[ref].Applied || s.Sanctions[ref].Void
+				})
+				return s.Sanctions[ref], nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error {
+				return s.VerifySanction(r, workflow.Now(ctx))
+			}}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate,
+			func(ctx workflow.Context, r RegisterRequest) (string, error) {
+				id := s.Register(r)
+				changed()
+				return id, nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error {
+				return s.VerifyRegister(r, workflow.Now(ctx))
+			}}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate,
+			func(ctx workflow.Context, r RebuyRequest) error {
+				s.Rebuy(r)
+				changed()
+				return nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error {
+				return s.VerifyRebuy(r, workflow.Now(ctx))
+			}}),
+		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate,
+			func(ctx workflow.Context, r DealRequest) (DealRecord, error) {
+				d := s.MakeDeal(r, workflow.Now(ctx))
+				changed()
+				return d, nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return s.VerifyDeal(r) }}),
+	)
+	return err
+}

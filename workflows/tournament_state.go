@@ -1,0 +1,797 @@
+package workflows
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// TournamentState is everything the TournamentWorkflow knows: the input of a run that continues as
+// new, and what the queries read. Its methods are the director's checklist, step by step; they
+// call the floor's pure decisions and never Temporal, so they are deterministic and tested alone.
+type TournamentState struct {
+	ID   string         `json:"id"` // the workflow ID
+	Spec TournamentSpec `json:"spec"`
+	// Seed and Draws: every random draw reads a stream keyed by (Seed, Draws), so a run that
+	// continues as new draws on where the last stopped.
+	Seed  uint64 `json:"seed"`
+	Draws uint64 `json:"draws"`
+
+	Started time.Time `json:"started"` // when the clock started (B3)
+	Ended   time.Time `json:"ended,omitzero"`
+	// ClockEvents are the director's pauses, resumes and added time (floor.Clock reads them).
+	ClockEvents []floor.ClockEvent `json:"clockEvents,omitempty"`
+	// Period is the index of the period the tables were last told (-1: none yet).
+	Period   int           `json:"period"`
+	OnBreak  bool          `json:"onBreak,omitempty"`
+	Paused   bool          `json:"paused,omitempty"`
+	LevelLog []LevelChange `json:"levelLog,omitempty"`
+
+	Field   []floor.PlayerID `json:"field"`
+	Players []PlayerRecord   `json:"players"`
+	Tables  []TableRecord    `json:"tables"`
+	// Busts are the elimination groups so far, in order (R5, R7).
+	Busts       [][]floor.Elimination `json:"busts,omitempty"`
+	HandForHand HandForHandState      `json:"handForHand"`
+	Sanctions   []SanctionRecord      `json:"sanctions,omitempty"`
+	Ledger      floor.ChipLedger      `json:"ledger"`
+	Entries     floor.Entries         `json:"entries"`
+	Payouts     floor.Payouts         `json:"payouts"`
+	Deal        *DealRecord           `json:"deal,omitempty"`
+	// ChipErrors lists every failed chip count (a bug if ever not empty).
+	ChipErrors []string `json:"chipErrors,omitempty"`
+	Finished   bool     `json:"finished,omitempty"`
+
+	// Outbox holds the orders decided and not yet signalled; NewTables the tables to open,
+	// Deleting the tables to take down. The workflow empties them after every step.
+	Outbox    []TableOrders   `json:"outbox,omitempty"`
+	NewTables []floor.TableID `json:"newTables,omitempty"`
+	Deleting  []floor.TableID `json:"deleting,omitempty"`
+
+	index map[string]int // player ID -> index in Players, rebuilt after a continue-as-new
+}
+
+// TableOrders are orders for one table, signalled together.
+type TableOrders struct {
+	Table  floor.TableID `json:"table"`
+	Orders []Order       `json:"orders"`
+}
+
+// LevelChange records when the tables were told a new period: the schedule as it was kept.
+type LevelChange struct {
+	Period  int          `json:"period"`
+	Number  int          `json:"number"`
+	Level   engine.Level `json:"level"`
+	OnBreak bool         `json:"onBreak,omitempty"`
+	At      time.Time    `json:"at"`
+}
+
+// PlayerStatus is where an entry is.
+type PlayerStatus string
+
+// The statuses of an entry.
+const (
+	Seated  PlayerStatus = "seated"  // at a table (maybe told to move, not yet gone)
+	Moving  PlayerStatus = "moving"  // off one table, on the way to another, chips in hand
+	Out     PlayerStatus = "out"     // eliminated or disqualified
+	Waiting PlayerStatus = "waiting" // registered, not yet at a table
+)
+
+// PlayerRecord is one entry.
+type PlayerRecord struct {
+	ID      string        `json:"id"`
+	Entrant string        `json:"entrant"` // the person: re-entries share it
+	Status  PlayerStatus  `json:"status"`
+	Table   floor.TableID `json:"table,omitempty"`
+	Seat    floor.Seat    `json:"seat,omitempty"`
+	Stack   int64         `json:"stack"`
+	Away    int           `json:"away,omitempty"`
+	Rebuys  int           `json:"rebuys,omitempty"`
+	// Leaving: told to move out of Table, not yet gone.
+	Leaving bool `json:"leaving,omitempty"`
+}
+
+// TableRecord is one table as the tournament sees it: its last news, and what is on the way.
+type TableRecord struct {
+	ID         floor.TableID `json:"id"`
+	WorkflowID string        `json:"workflowID"`
+	Seats      []string      `json:"seats"`
+	Stacks     []int64       `json:"stacks"`
+	Button     floor.Seat    `json:"button"`
+	BigBlind   floor.Seat    `json:"bigBlind"`
+	Hand       int64         `json:"hand"`
+	Hands      int64         `json:"hands"`
+	Level      int           `json:"level"`
+	// EventSeq is the last event taken; Early holds events that came before their turn.
+	EventSeq int          `json:"eventSeq"`
+	Early    []TableEvent `json:"early,omitempty"`
+	// Sent is the Seq of the last order sent, Acked the last the table applied.
+	Sent  int `json:"sent"`
+	Acked int `json:"acked"`
+	// Arriving are the players on their way here (seats kept for them).
+	Arriving  []Arrival `json:"arriving,omitempty"`
+	Held      bool      `json:"held,omitempty"`
+	Breaking  bool      `json:"breaking,omitempty"`
+	Closing   bool      `json:"closing,omitempty"`
+	Closed    bool      `json:"closed,omitempty"`
+	RoundDone int       `json:"roundDone,omitempty"`
+	// Started: the table's workflow and process were asked for.
+	Started bool `json:"started,omitempty"`
+}
+
+// Arrival is a seat kept for a player on the way.
+type Arrival struct {
+	Player string           `json:"player"`
+	Seat   floor.Seat       `json:"seat"`
+	Reason floor.MoveReason `json:"reason"`
+	// Sent: the SeatOrder went (the player left his table, or is a new entry).
+	Sent bool `json:"sent,omitempty"`
+}
+
+// HandForHandState is the bubble's play (R7): every table deals one hand of a round and waits.
+type HandForHandState struct {
+	On           bool                `json:"on,omitempty"`
+	Round        int                 `json:"round,omitempty"`
+	Open         bool                `json:"open,omitempty"` // the round is being dealt
+	Participants []floor.TableID     `json:"participants,omitempty"`
+	Group        []floor.Elimination `json:"group,omitempty"`
+	Rounds       int                 `json:"rounds,omitempty"` // rounds dealt
+}
+
+// SanctionRecord is a sanction given by the director: the floor's record once the table applied it.
+type SanctionRecord struct {
+	Ref      int            `json:"ref"`
+	Sanction floor.Sanction `json:"sanction"`
+	Sent     bool           `json:"sent,omitempty"`
+	Applied  bool           `json:"applied,omitempty"`
+	// Void: the player was out before the table could apply it.
+	Void  bool   `json:"void,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// DealRecord is a deal the director approved (ICM or chip-chop): these players take these prizes
+// whatever their places, and play goes on for the places and the reserve.
+type DealRecord struct {
+	Method     string          `json:"method"`
+	Players    []string        `json:"players"`
+	Stacks     []int64         `json:"stacks"`
+	Amounts    []int64         `json:"amounts"`
+	Terms      floor.DealTerms `json:"terms"`
+	ApprovedBy string          `json:"approvedBy"`
+	At         time.Time       `json:"at"`
+}
+
+// newTournamentState registers the field, draws the seats and the buttons (T2, T3) and opens the
+// tables; the clock starts at now.
+func newTournamentState(id string, spec TournamentSpec, seed uint64, now time.Time) (*TournamentState, error) {
+	spec = spec.withDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
+	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1}
+	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
+	s.Entries = spec.entries(0, 0, 0)
+	for _, p := range spec.Players {
+		s.addPlayer(p, p)
+	}
+	tables, err := floor.DrawSeats(s.Field, spec.TableSize, s.rand())
+	if err != nil {
+		return nil, err
+	}
+	for _, ft := range tables {
+		s.addTable(ft)
+	}
+	if err := s.computePayouts(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// rand is a fresh stream for one draw.
+func (s *TournamentState) rand() io.Reader {
+	s.Draws++
+	return floor.NewSeededReader(mix(s.Seed, s.Draws))
+}
+
+// mix is SplitMix64's finaliser over the seed and a counter: independent streams from one seed.
+func mix(seed, n uint64) uint64 {
+	z := seed + n*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (s *TournamentState) reindex() {
+	s.index = make(map[string]int, len(s.Players))
+	for i, p := range s.Players {
+		s.index[p.ID] = i
+	}
+}
+
+func (s *TournamentState) player(id string) *PlayerRecord {
+	if s.index == nil {
+		s.reindex()
+	}
+	i, ok := s.index[id]
+	if !ok {
+		return nil
+	}
+	return &s.Players[i]
+}
+
+func (s *TournamentState) table(id floor.TableID) *TableRecord {
+	i, ok := slices.BinarySearchFunc(s.Tables, id, func(t TableRecord, id floor.TableID) int { return cmp.Compare(t.ID, id) })
+	if !ok {
+		return nil
+	}
+	return &s.Tables[i]
+}
+
+func (s *TournamentState) addPlayer(id, entrant string) *PlayerRecord {
+	s.Field = append(s.Field, floor.PlayerID(id))
+	s.Players = append(s.Players, PlayerRecord{ID: id, Entrant: entrant, Status: Waiting, Stack: s.Spec.Structure.StartingStack})
+	if s.index != nil {
+		s.index[id] = len(s.Players) - 1
+	}
+	s.Ledger.Entries++
+	if id == entrant {
+		s.Entries.Entries++
+	} else {
+		s.Entries.ReEntries++
+	}
+	return s.player(id)
+}
+
+// TableWorkflowID names a table's workflow (and the table, for its process).
+func TableWorkflowID(tournament string, id floor.TableID) string {
+	return fmt.Sprintf("%s/table-%03d", tournament, id)
+}
+
+// addTable opens a table with the players the floor seated at it.
+func (s *TournamentState) addTable(ft floor.Table) {
+	tr := TableRecord{ID: ft.ID, WorkflowID: TableWorkflowID(s.ID, ft.ID), Seats: make([]string, ft.Size()), Stacks: make([]int64, ft.Size()),
+		Button: ft.Button, BigBlind: ft.BigBlind}
+	for i, p := range ft.Seats {
+		if p == "" {
+			continue
+		}
+		pr := s.player(string(p))
+		pr.Status, pr.Table, pr.Seat = Seated, ft.ID, floor.Seat(i+1)
+		tr.Seats[i], tr.Stacks[i] = string(p), pr.Stack
+	}
+	s.Tables = append(s.Tables, tr)
+	slices.SortFunc(s.Tables, func(a, b TableRecord) int { return cmp.Compare(a.ID, b.ID) })
+	s.NewTables = append(s.NewTables, ft.ID)
+}
+
+// TableInput is the first state of table id's workflow.
+func (s *TournamentState) TableInput(id floor.TableID) TableState {
+	tr := s.table(id)
+	st := TableState{
+		Tournament: s.ID, ID: tr.WorkflowID, Number: id, Config: s.Spec.Table,
+		Positions:          engine.Positions{Button: int(tr.Button) - 1, SmallBlind: -1, BigBlind: -1},
+		DrawnBigBlind:      tr.BigBlind,
+		Batch:              s.Spec.Batch,
+		MaxWait:            s.Spec.TableMaxWait,
+		HandNumber:         s.tableClockHands(),
+		ReportEvery:        100,
+		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
+	}
+	for i, p := range tr.Seats {
+		if p != "" {
+			st.Seats = append(st.Seats, TableSeat{Seat: i, Player: p, Stack: tr.Stacks[i], State: engine.Active})
+		}
+	}
+	if s.Spec.Simulation {
+		st.Schedule = s.Spec.handSchedule()
+		l, _ := st.levelFor(st.HandNumber + 1)
+		st.Level, st.LevelNumber = l.Level, l.Number
+	} else if s.Period >= 0 {
+		l := s.Spec.Structure.Levels[s.Period]
+		st.LevelNumber = s.Spec.Structure.LevelNumber(s.Period)
+		st.OnBreak = l.Break
+		st.Level = engineLevel(s.blindsAt(s.Period))
+		st.Paused = s.Paused
+	} else {
+		st.Level, st.LevelNumber = engineLevel(s.blindsAt(0)), 1
+	}
+	st.ReportedLevel = st.LevelNumber
+	return st
+}
+
+// tableClockHands is where a new table's hand count starts: in a simulation the hand count is the
+// table's clock, so a table opened late starts where the others are.
+func (s *TournamentState) tableClockHands() int64 {
+	if !s.Spec.Simulation {
+		return 0
+	}
+	var most int64
+	for _, t := range s.Tables {
+		most = max(most, t.Hand)
+	}
+	return most
+}
+
+// blindsAt is the blinds of period i, or of the level after it when it is a break.
+func (s *TournamentState) blindsAt(i int) floor.Level {
+	for i < len(s.Spec.Structure.Levels)-1 && s.Spec.Structure.Levels[i].Break {
+		i++
+	}
+	return s.Spec.Structure.Levels[i]
+}
+
+func (s *TournamentState) computePayouts() error {
+	p, err := floor.ComputePayouts(s.Entries, s.Spec.Payouts)
+	if err != nil {
+		return err
+	}
+	s.Payouts = p
+	return nil
+}
+
+// order queues an order for a table.
+func (s *TournamentState) order(id floor.TableID, o Order) {
+	tr := s.table(id)
+	if tr == nil || tr.Closed {
+		return
+	}
+	tr.Sent++
+	o.Seq = tr.Sent
+	if k := slices.IndexFunc(s.Outbox, func(b TableOrders) bool { return b.Table == id }); k >= 0 {
+		s.Outbox[k].Orders = append(s.Outbox[k].Orders, o)
+		return
+	}
+	s.Outbox = append(s.Outbox, TableOrders{Table: id, Orders: []Order{o}})
+}
+
+// broadcast queues an order for every open table.
+func (s *TournamentState) broadcast(o Order) {
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing {
+			s.order(t.ID, o)
+		}
+	}
+}
+
+// Left is the number of players still in (seated or moving).
+func (s *TournamentState) Left() int {
+	n := 0
+	for _, p := range s.Players {
+		if p.Status == Seated || p.Status == Moving {
+			n++
+		}
+	}
+	return n
+}
+
+// OpenTables is the number of tables in play.
+func (s *TournamentState) OpenTables() int {
+	n := 0
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing {
+			n++
+		}
+	}
+	return n
+}
+
+// HandsPlayed is the hands dealt at every table, as far as their news tells.
+func (s *TournamentState) HandsPlayed() int64 {
+	var n int64
+	for _, t := range s.Tables {
+		n += t.Hands
+	}
+	return n
+}
+
+// OnEvent takes a table's news, in each table's order.
+func (s *TournamentState) OnEvent(ev TableEvent) {
+	tr := s.table(ev.Table)
+	if tr == nil || ev.Seq <= tr.EventSeq {
+		return
+	}
+	tr.Early = append(tr.Early, ev)
+	slices.SortFunc(tr.Early, func(a, b TableEvent) int { return a.Seq - b.Seq })
+	for len(tr.Early) > 0 && tr.Early[0].Seq <= tr.EventSeq+1 {
+		e := tr.Early[0]
+		tr.Early = tr.Early[1:]
+		if e.Seq == tr.EventSeq+1 {
+			s.apply(tr, e)
+			tr = s.table(ev.Table) // apply may append tables
+		}
+	}
+	if len(tr.Early) == 0 {
+		tr.Early = nil
+	}
+}
+
+func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
+	tr.EventSeq = ev.Seq
+	for _, g := range ev.Busts {
+		for _, e := range g.Eliminated {
+			if p := s.player(string(e.Player)); p != nil {
+				p.Status, p.Stack, p.Leaving = Out, 0, false
+			}
+		}
+		if g.Round > 0 && s.HandForHand.Open && g.Round == s.HandForHand.Round {
+			s.HandForHand.Group = append(s.HandForHand.Group, g.Eliminated...)
+		} else {
+			s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
+		}
+	}
+	for _, m := range ev.Out {
+		p := s.player(m.Player)
+		p.Status, p.Stack, p.Away, p.Leaving, p.Table, p.Seat = Moving, m.Stack, m.Away, false, 0, 0
+		dest := s.table(m.To)
+		k := slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return a.Player == m.Player })
+		if k < 0 {
+			// The table moved its next big blind rather than the floor's guess (R3): he takes the
+			// guess's place on the way.
+			k = slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return !a.Sent && a.Seat == m.ToSeat })
+		}
+		if k < 0 {
+			dest.Arriving = append(dest.Arriving, Arrival{Seat: m.ToSeat, Reason: m.Reason})
+			k = len(dest.Arriving) - 1
+		}
+		if guess := dest.Arriving[k].Player; guess != "" && guess != m.Player {
+			if g := s.player(guess); g != nil && g.Status == Seated {
+				g.Leaving = false
+			}
+		}
+		dest.Arriving[k].Player, dest.Arriving[k].Sent = m.Player, true
+		s.order(m.To, Order{Seat: &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}})
+	}
+	for _, id := range ev.Gone {
+		if p := s.player(id); p != nil {
+			p.Leaving = false
+		}
+		for i := range s.Tables {
+			s.Tables[i].Arriving = slices.DeleteFunc(s.Tables[i].Arriving, func(a Arrival) bool { return a.Player == id && !a.Sent })
+		}
+	}
+	for _, id := range ev.Seated {
+		tr.Arriving = slices.DeleteFunc(tr.Arriving, func(a Arrival) bool { return a.Player == id })
+		if p := s.player(id); p != nil {
+			p.Status, p.Table = Seated, tr.ID
+		}
+	}
+	for _, r := range ev.Refused {
+		tr.Arriving = slices.DeleteFunc(tr.Arriving, func(a Arrival) bool { return a.Player == r.Player })
+		p := s.player(r.Player)
+		p.Status, p.Stack, p.Away = Moving, r.Stack, r.Away
+		s.placeAnywhere(p, floor.MoveBalance)
+	}
+	for _, a := range ev.Sanctions {
+		s.sanctionApplied(tr, a)
+	}
+	for _, r := range ev.Rebuys {
+		if r.Chips > 0 {
+			s.Ledger.RebuyChips += r.Chips
+		} else if p := s.player(r.Player); p != nil {
+			// He busted before the chips reached him: the rebuy is refunded.
+			p.Rebuys--
+			s.Entries.Rebuys--
+			_ = s.computePayouts()
+		}
+	}
+	// The layout as it stands.
+	tr.Seats, tr.Stacks = ev.Seats, ev.Stacks
+	tr.Button, tr.BigBlind = ev.Button, ev.BigBlind
+	tr.Hand, tr.Hands, tr.Level = ev.Hand, ev.HandsPlayed, ev.Level
+	tr.Acked = max(tr.Acked, ev.Acked)
+	tr.RoundDone = max(tr.RoundDone, ev.HandForHand)
+	for i, id := range ev.Seats {
+		if id == "" {
+			continue
+		}
+		if p := s.player(id); p != nil && p.Status != Out {
+			p.Status, p.Table, p.Seat, p.Stack = Seated, tr.ID, floor.Seat(i+1), ev.Stacks[i]
+		}
+	}
+	if ev.Closed {
+		tr.Closed, tr.Closing = true, true
+		s.Deleting = append(s.Deleting, tr.ID)
+	}
+	s.checkChips(ev)
+}
+
+// checkChips is the conservation invariant (R1, P4): the chips at the tables as they last told,
+// plus those in the hands of moving players, are the ledger's.
+func (s *TournamentState) checkChips(ev TableEvent) {
+	var sum int64
+	for _, t := range s.Tables {
+		for _, c := range t.Stacks {
+			sum += c
+		}
+	}
+	for _, p := range s.Players {
+		if p.Status == Moving {
+			sum += p.Stack
+		}
+	}
+	if want := s.Ledger.Total(); sum != want && len(s.ChipErrors) < 100 {
+		s.ChipErrors = append(s.ChipErrors, fmt.Sprintf("after event %d of table %d (hand %d): %d chips in play, the ledger says %d", ev.Seq, ev.Table, ev.Hand, sum, want))
+	}
+}
+
+// placeAnywhere seats a player who has no seat kept for him: at the table with the fewest players
+// that has a free seat, in a seat drawn at random (R4's draw), or at a new table.
+func (s *TournamentState) placeAnywhere(p *PlayerRecord, reason floor.MoveReason) {
+	var best *TableRecord
+	var bestN int
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || t.Breaking {
+			continue
+		}
+		ft := s.view(t)
+		if ft.Players() >= ft.Size() {
+			continue
+		}
+		if best == nil || ft.Players() < bestN {
+			best, bestN = t, ft.Players()
+		}
+	}
+	if best == nil {
+		id := floor.TableID(1)
+		if n := len(s.Tables); n > 0 {
+			id = s.Tables[n-1].ID + 1
+		}
+		ft := floor.Table{ID: id, Seats: make([]floor.PlayerID, s.Spec.TableSize)}
+		ft.Seats[0] = floor.PlayerID(p.ID)
+		ft, _ = floor.DrawButton(ft, s.rand())
+		p.Status = Seated
+		s.addTable(ft)
+		return
+	}
+	ft := s.view(best)
+	var free []floor.Seat
+	for i, q := range ft.Seats {
+		if q == "" {
+			free = append(free, floor.Seat(i+1))
+		}
+	}
+	k, _ := floor.DrawIndex(s.rand(), len(free))
+	seat := free[k]
+	best.Arriving = append(best.Arriving, Arrival{Player: p.ID, Seat: seat, Reason: reason, Sent: true})
+	s.order(best.ID, Order{Seat: &SeatOrder{Player: p.ID, Seat: seat, Stack: p.Stack, Away: p.Away, Reason: reason, NewEntry: p.Status == Waiting}})
+	if p.Status == Waiting {
+		p.Status = Moving
+	}
+}
+
+// view is a table as the floor decides on it: its last layout, less the players told to leave,
+// plus the seats kept for arrivals.
+func (s *TournamentState) view(t *TableRecord) floor.Table {
+	ft := floor.Table{ID: t.ID, Seats: make([]floor.PlayerID, len(t.Seats)), Button: t.Button, BigBlind: t.BigBlind}
+	for i, p := range t.Seats {
+		if p == "" {
+			continue
+		}
+		if pr := s.player(p); pr != nil && pr.Leaving {
+			continue
+		}
+		ft.Seats[i] = floor.PlayerID(p)
+	}
+	for _, a := range t.Arriving {
+		if a.Seat >= 1 && int(a.Seat) <= len(ft.Seats) {
+			name := a.Player
+			if name == "" {
+				name = "(arriving)"
+			}
+			ft.Seats[a.Seat-1] = floor.PlayerID(name)
+		}
+	}
+	return ft
+}
+
+// idle: every order was applied and nobody is on the way: the floor's view is the tables' own.
+func (s *TournamentState) idle() bool {
+	for _, t := range s.Tables {
+		if !t.Closed && (t.Acked < t.Sent || len(t.Arriving) > 0) {
+			return false
+		}
+	}
+	for _, p := range s.Players {
+		if p.Status == Moving || p.Leaving {
+			return false
+		}
+	}
+	return true
+}
+
+// Step is the floor's work after the news: places, hand-for-hand, breaking and balancing tables,
+// holding short tables, closing empty ones, sanctions waiting for a seat, and the end (R5).
+func (s *TournamentState) Step(now time.Time) {
+	if s.Finished {
+		return
+	}
+	s.sendSanctions()
+	h := &s.HandForHand
+	if h.Open && s.roundDone() {
+		if len(h.Group) > 0 {
+			s.Busts = append(s.Busts, h.Group) // R7: one hand-for-hand round is one group
+		}
+		h.Open, h.Group, h.Participants = false, nil, nil
+		h.Rounds++
+	}
+	if s.Left() <= 1 {
+		if len(h.Group) > 0 {
+			s.Busts = append(s.Busts, h.Group)
+			h.Group = nil
+		}
+		s.finish(now)
+		return
+	}
+	if !h.Open && s.idle() {
+		s.plan()
+	}
+	s.closeEmptyTables()
+	s.hold()
+	if h.Open || !s.idle() {
+		return
+	}
+	before := s.Spec.HandForHandBefore
+	want := before >= 0 && floor.HandForHand(s.Left(), len(s.Payouts.Prizes), before)
+	switch {
+	case want:
+		h.On, h.Open = true, true
+		h.Round++
+		h.Participants = nil
+		for _, t := range s.Tables {
+			if t.Closed || t.Closing {
+				continue
+			}
+			h.Participants = append(h.Participants, t.ID)
+			s.order(t.ID, Order{HandForHand: &HandForHandOrder{Round: h.Round, Skip: t.Held}})
+		}
+	case h.On:
+		h.On = false
+		s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
+	}
+}
+
+func (s *TournamentState) roundDone() bool {
+	for _, id := range s.HandForHand.Participants {
+		t := s.table(id)
+		if !t.Closed && !t.Closing && t.RoundDone < s.HandForHand.Round {
+			return false
+		}
+	}
+	return true
+}
+
+// plan breaks and balances the tables (R3, R4) from the floor's view, when it is the tables' own.
+func (s *TournamentState) plan() {
+	var open []floor.Table
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if !t.Closed && !t.Closing {
+			open = append(open, s.view(t))
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	plan, err := floor.PlanTables(open, s.Spec.Balance, s.rand())
+	if err != nil {
+		s.ChipErrors = append(s.ChipErrors, "floor plan: "+err.Error())
+		return
+	}
+	for _, id := range plan.Broken {
+		s.table(id).Breaking = true
+	}
+	for _, m := range plan.Moves {
+		p := s.player(string(m.Player))
+		p.Leaving = true
+		dest := s.table(m.To)
+		dest.Arriving = append(dest.Arriving, Arrival{Player: string(m.Player), Seat: m.ToSeat, Reason: m.Reason})
+		s.order(m.From, Order{MoveOut: &MoveOutOrder{Player: string(m.Player), NextBigBlind: m.Reason == floor.MoveBalance,
+			To: m.To, ToSeat: m.ToSeat, Reason: m.Reason}})
+	}
+}
+
+// closeEmptyTables closes the tables that broke, once everyone has left them.
+func (s *TournamentState) closeEmptyTables() {
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Breaking || t.Acked < t.Sent || len(t.Arriving) > 0 || slices.ContainsFunc(t.Seats, func(p string) bool { return p != "" }) {
+			continue
+		}
+		s.order(t.ID, Order{Close: &CloseTableOrder{}})
+		t.Closing = true
+	}
+}
+
+// hold stops the tables short by HoldShortBy or more until their players arrive (TDA).
+func (s *TournamentState) hold() {
+	var open []floor.Table
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || t.Breaking {
+			continue
+		}
+		ft := floor.Table{ID: t.ID, Seats: make([]floor.PlayerID, len(t.Seats))}
+		for k, p := range t.Seats {
+			ft.Seats[k] = floor.PlayerID(p)
+		}
+		open = append(open, ft)
+	}
+	held := floor.TablesToHold(open)
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing {
+			continue
+		}
+		want := slices.Contains(held, t.ID)
+		if want != t.Held {
+			t.Held = want
+			s.order(t.ID, Order{Hold: &want})
+		}
+	}
+}
+
+// finish ends the tournament (R5): the last player wins, every table closes.
+func (s *TournamentState) finish(now time.Time) {
+	s.Finished, s.Ended = true, now
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if !t.Closed && !t.Closing {
+			s.order(t.ID, Order{Close: &CloseTableOrder{}})
+			t.Closing = true
+		}
+	}
+}
+
+// ClockAt is the published schedule's state at now (B3, R2).
+func (s *TournamentState) ClockAt(now time.Time) (floor.ClockState, error) {
+	return floor.Clock(s.Spec.Structure, s.Started, s.ClockEvents, now)
+}
+
+// Tick tells the tables the period the clock is in, if it changed (B3: a new level applies from
+// the next hand at every table; a break starts at each table when its hand ends). A simulation's
+// tables keep their levels by hands.
+func (s *TournamentState) Tick(now time.Time) {
+	if s.Spec.Simulation || s.Finished {
+		return
+	}
+	cs, err := s.ClockAt(now)
+	if err != nil {
+		s.ChipErrors = append(s.ChipErrors, "clock: "+err.Error())
+		return
+	}
+	if cs.Period == s.Period {
+		return
+	}
+	s.Period, s.OnBreak = cs.Period, cs.OnBreak
+	l := engineLevel(cs.Blinds)
+	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now})
+	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+}
+
+// Level is the number of the level being played: the clock's, or in a simulation the furthest any
+// table has dealt to.
+func (s *TournamentState) Level(now time.Time) int {
+	if s.Spec.Simulation {
+		n := 1
+		for _, t := range s.Tables {
+			n = max(n, t.Level)
+		}
+		return n
+	}
+	cs, err := s.ClockAt(now)
+	if err != nil {
+		return 0
+	}
+	return cs.Level
+}
+
+// Standings are the places so far (R5, R7).
+func (s *TournamentState) Standings() (floor.Result, error) {
+	return floor.Places(s.Field, s.Busts)
+}
