@@ -571,23 +571,22 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 
 // nextDealt returns the first seat dealt in after s, clockwise.
 func (t *Table) nextDealt(s int8) int8 {
-	for k := int8(0); k < t.n; k++ {
-		s = t.next(s)
-		if t.h.dealt[s] {
-			return s
-		}
+	m := t.h.dealtM
+	after := m >> uint(s+1) << uint(s+1)
+	if after == 0 {
+		after = m
 	}
-	return -1
+	if after == 0 {
+		return -1
+	}
+	return int8(bits.TrailingZeros16(after))
 }
 
 // drawInto takes the next len(dst) cards from the deck; an irregular card voids the hand (D4).
 func (t *Table) drawInto(dst []eval.Card) bool {
 	if sd, ok := t.deck.(*SeededDeck); ok { // the simulations' source: regular by construction
 		if sd.drawInto(dst) {
-			for _, c := range dst {
-				t.h.used = t.h.used.Add(c)
-			}
-			return true
+			return true // no duplicate check: the seeded deck deals each card once by construction
 		}
 		t.void()
 		return false
