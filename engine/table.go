@@ -391,6 +391,7 @@ type hand struct {
 	in, act       uint16 // the same as seat masks
 	settled       uint16 // acted in this round and matched the bet since (A2)
 	dealtM        uint16
+	startOcc      uint16 // seats occupied when the hand started
 	seq           int32
 
 	advance  [MaxSeats]advance
@@ -463,6 +464,9 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	for s := int8(0); s < t.n; s++ {
 		h.startState[s] = t.seats[s].state
 		h.startStack[s] = t.seats[s].stack
+		if t.seats[s].occupied {
+			h.startOcc |= 1 << uint(s)
+		}
 		if t.cands>>uint(s)&1 == 0 {
 			continue
 		}
@@ -680,7 +684,8 @@ type Header struct {
 	Seats                [MaxSeats]Player // as they were when the hand started
 }
 
-// Header returns the header of the hand in progress or last played.
+// Header returns the header of the hand in progress or last played. The players' IDs are those
+// seated now: take it before seating others.
 func (t *Table) Header() Header {
 	h := &t.h
 	hd := Header{Config: t.cfg, Level: h.level, Number: h.number, Button: int(h.button), SmallBlind: -1, BigBlind: int(h.bb)}
@@ -688,8 +693,7 @@ func (t *Table) Header() Header {
 		hd.SmallBlind = int(h.sb)
 	}
 	for s := 0; s < int(t.n); s++ {
-		p := t.seats[s]
-		hd.Seats[s] = Player{Seat: s, ID: p.id, Stack: h.startStack[s], State: h.startState[s], Occupied: p.occupied}
+		hd.Seats[s] = Player{Seat: s, ID: t.seats[s].id, Stack: h.startStack[s], State: h.startState[s], Occupied: h.startOcc>>uint(s)&1 != 0}
 	}
 	return hd
 }
