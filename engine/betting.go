@@ -83,8 +83,10 @@ func (t *Table) dealStreet() bool {
 		return false
 	}
 	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k), Burn: buf[0]}
-	copy(e.Cards[:], buf[1:k+1])
-	copy(h.board[h.nBoard:], buf[1:k+1])
+	for i, c := range buf[1 : k+1] { // a loop, not copy: three cards are not worth a memmove call
+		e.Cards[i] = c
+		h.board[int(h.nBoard)+i] = c
+	}
 	h.nBoard += int8(k)
 	t.emit(e)
 	return true
