@@ -13,6 +13,13 @@ import (
 // has no notation for it, and the engine folds them itself when it replays the hand.
 const SittingOutField = "_sitting_out"
 
+// ShortOpenField is the user field that records the engine's A10 policy when it is the rule book's
+// (ShortOpenDoubleBlind): PHH's own software plays ShortOpenPlusBlind, the replay's default.
+const ShortOpenField = "_short_open"
+
+// shortOpenDoubleBlind is ShortOpenField's value for ShortOpenDoubleBlind.
+const shortOpenDoubleBlind = "double-blind"
+
 // Export writes the hand last played on t (complete) as a PHH hand history: the players dealt in,
 // in PHH order (from the first seat after the button; heads-up the big blind first), their starting
 // and finishing stacks, the forced bets and every action. Replaying it gives the same hand.
@@ -66,8 +73,14 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		h.BlindsOrStraddles[index[hd.SmallBlind]] = hd.Level.SmallBlind
 	}
 	h.BlindsOrStraddles[index[hd.BigBlind]] = hd.Level.BigBlind
+	if len(absent) > 0 || cfg.ShortOpen == engine.ShortOpenDoubleBlind {
+		h.Extra = map[string]any{}
+	}
 	if len(absent) > 0 {
-		h.Extra = map[string]any{SittingOutField: absent}
+		h.Extra[SittingOutField] = absent
+	}
+	if cfg.ShortOpen == engine.ShortOpenDoubleBlind {
+		h.Extra[ShortOpenField] = shortOpenDoubleBlind
 	}
 
 	act := func(a phh.Action) { h.ParsedActions = append(h.ParsedActions, a) }

@@ -50,10 +50,10 @@ func TestExportRoundTrip(t *testing.T) {
 	rng := engine.NewSeededDeck(11)
 	var r Replayer
 	hands := 0
-	for table := 0; table < 60; table++ {
+	for table := 0; table < 200; table++ {
 		n := 2 + rng.Intn(9)
 		cfg := engine.Config{Seats: n + rng.Intn(engine.MaxSeats-n+1), AnteMode: engine.AnteMode(rng.Intn(2)),
-			ButtonRule: engine.ButtonRule(rng.Intn(2)), ShortOpen: engine.ShortOpenPlusBlind}
+			ButtonRule: engine.ButtonRule(rng.Intn(2)), ShortOpen: engine.ShortOpenRule(rng.Intn(2))}
 		lv := engine.Level{SmallBlind: 50, BigBlind: 100, Ante: int64(rng.Intn(3)) * 25}
 		tb, err := engine.NewTable(cfg, lv, engine.NewSeededDeck(uint64(table)))
 		if err != nil {

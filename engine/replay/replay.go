@@ -185,6 +185,12 @@ func (r *Replayer) setup(h *phh.Hand) error {
 		return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4)", h.MinBet, bb)
 	}
 	cfg := engine.Config{Seats: n, ShortOpen: engine.ShortOpenPlusBlind}
+	if v, ok := h.Extra[ShortOpenField]; ok {
+		if v != shortOpenDoubleBlind {
+			return fmt.Errorf("%s = %v: the only value is %q", ShortOpenField, v, shortOpenDoubleBlind)
+		}
+		cfg.ShortOpen = engine.ShortOpenDoubleBlind
+	}
 	uniform, bbOnly := true, true
 	for i, a := range h.Antes {
 		if a != h.Antes[0] {
