@@ -291,36 +291,31 @@ func (t *Table) Act(seat int, a Action, to int64) (Event, error) {
 	return e, nil
 }
 
-// apply does a verified action.
+// apply does a verified action and logs its event.
 func (t *Table) apply(s int8, a Action, to int64) {
 	h := &t.h
-	e := Event{Seat: s, Round: h.round}
 	if h.nAdvance > 0 && h.advance[s].kind != 0 {
 		h.advance[s] = advance{} // acting in turn replaces an advance action
 		h.nAdvance--
 	}
 	switch a {
 	case Fold:
-		e.Kind = EvFold
 		h.acted[s] = true
 		t.foldSeat(s)
-		t.emit(e)
+		t.ev(EvFold, s, 0, 0)
 		t.advanceTurn(s)
 		return
 	case Check:
-		e.Kind = EvCheck
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		h.settled |= 1 << uint(s)
-		t.emit(e)
+		t.ev(EvCheck, s, 0, 0)
 		t.advanceTurn(s)
 		return
 	case Call:
-		e.Kind = EvCall
-		e.Amount = t.pay(s, h.currentBet-h.bet[s])
-		e.To, e.AllIn = h.bet[s], h.allIn[s]
+		amt := t.pay(s, h.currentBet-h.bet[s])
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		h.settled |= 1 << uint(s)
-		t.emit(e)
+		t.ev(EvCall, s, amt, h.bet[s]).AllIn = h.allIn[s]
 		t.advanceTurn(s)
 		return
 	case AllIn:
@@ -331,13 +326,12 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		}
 	}
 	// A bet or a raise (or an all-in that is one).
-	e.Kind = EvRaise
+	kind := EvRaise
 	if h.currentBet == 0 {
-		e.Kind = EvBet
+		kind = EvBet
 	}
 	full := to >= t.MinRaiseTo()
-	e.Amount = t.pay(s, to-h.bet[s])
-	e.To, e.AllIn = to, h.allIn[s]
+	amt := t.pay(s, to-h.bet[s])
 	if full {
 		if size := to - h.currentBet; size > h.lastFullRaise {
 			h.lastFullRaise = size
@@ -347,7 +341,7 @@ func (t *Table) apply(s int8, a Action, to int64) {
 	h.aggressor = s
 	h.acted[s], h.actedTo[s] = true, to
 	h.settled = 1 << uint(s) // everyone else owes the new bet
-	t.emit(e)
+	t.ev(kind, s, amt, to).AllIn = h.allIn[s]
 	t.advanceTurn(s)
 }
 

@@ -114,7 +114,7 @@ func (t *Table) TimeExpired(seat int, since int32) (Event, error) {
 		return Event{}, ErrStaleClock{Seat: seat, Since: since, Now: t.h.seq, Rule: "A15"}
 	}
 	s := int8(seat)
-	t.emit(Event{Kind: EvTimeExpired, Seat: s, Round: t.h.round})
+	t.ev(EvTimeExpired, s, 0, 0)
 	a := Fold
 	if t.cfg.Expiry == ExpireCheckWhenFree && t.h.bet[s] == t.h.currentBet {
 		a = Check

@@ -82,13 +82,13 @@ func (t *Table) dealStreet() bool {
 	if !t.drawInto(buf[:k+1]) {
 		return false
 	}
-	e := Event{Kind: EvBoard, Round: h.round, N: uint8(k), Burn: buf[0]}
+	e := t.ev(EvBoard, 0, 0, 0)
+	e.N, e.Burn = uint8(k), buf[0]
 	for i, c := range buf[1 : k+1] { // a loop, not copy: three cards are not worth a memmove call
 		e.Cards[i] = c
 		h.board[int(h.nBoard)+i] = c
 	}
 	h.nBoard += int8(k)
-	t.emit(e)
 	return true
 }
 
@@ -129,7 +129,7 @@ func (t *Table) returnUncalled() {
 	if h.currentBet > h.bet[top] {
 		h.currentBet = h.bet[top]
 	}
-	t.emit(Event{Kind: EvUncalled, Seat: top, Amount: x, Round: h.round})
+	t.ev(EvUncalled, top, x, 0)
 }
 
 // nextInHand returns the first seat after s, clockwise, still in the hand.
@@ -149,7 +149,8 @@ func (t *Table) showAll() {
 	for m := clockwise(h.in, h.showFirst-1); m != 0; m &= m - 1 {
 		if s := int8(bits.TrailingZeros32(m) % 16); !h.shown[s] {
 			h.shown[s] = true
-			t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+			e := t.ev(EvShow, s, 0, 0)
+			e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		}
 	}
 	h.allShown = true
@@ -176,7 +177,7 @@ func (t *Table) returnUnmatched() {
 				h.bet[s] -= x
 			}
 			t.seats[s].stack += x
-			t.emit(Event{Kind: EvUncalled, Seat: s, Amount: x, Round: h.round})
+			t.ev(EvUncalled, s, x, 0)
 		}
 	}
 }
@@ -193,7 +194,7 @@ func (t *Table) finishUncontested() {
 	h.result.Won[w] += total
 	h.result.Pots[0] = Pot{Amount: total, Eligible: 1 << uint(w), Winners: 1 << uint(w)}
 	h.result.NPots = 1
-	t.emit(Event{Kind: EvWin, Seat: w, Amount: total})
+	t.ev(EvWin, w, total, 0)
 	t.finishHand()
 }
 
@@ -303,9 +304,10 @@ func (t *Table) showdown() {
 			s := int8(bits.TrailingZeros32(m) % 16)
 			if winners&(1<<uint(s)) != 0 {
 				h.shown[s] = true
-				t.emit(Event{Kind: EvShow, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+				e := t.ev(EvShow, s, 0, 0)
+				e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 			} else {
-				t.emit(Event{Kind: EvMuck, Seat: s})
+				t.ev(EvMuck, s, 0, 0)
 			}
 		}
 	}
@@ -323,7 +325,7 @@ func (t *Table) showdown() {
 			}
 			t.seats[s].stack += amt
 			r.Won[s] += amt
-			t.emit(Event{Kind: EvWin, Seat: s, Amount: amt, Pot: uint8(i)})
+			t.ev(EvWin, s, amt, 0).Pot = uint8(i)
 		}
 	}
 	t.finishHand()
@@ -348,7 +350,7 @@ func (t *Table) finishHand() {
 			t.seats[s].state = Eliminated
 			r.elim[r.nElim] = s
 			r.nElim++
-			t.emit(Event{Kind: EvEliminated, Seat: s, Amount: h.startStack[s]})
+			t.ev(EvEliminated, s, h.startStack[s], 0)
 		}
 	}
 	h.phase = Complete
@@ -356,7 +358,7 @@ func (t *Table) finishHand() {
 	t.handNumber = h.number
 	t.holdButton = h.holdNext
 	t.button, t.sbSeat, t.bbSeat, t.played = h.button, h.sb, h.bb, true
-	t.emit(Event{Kind: EvHandEnd})
+	t.ev(EvHandEnd, 0, 0, 0)
 }
 
 // Elimination is a player who lost every chip in a hand, with his stack at its start (rule R7).

@@ -48,7 +48,7 @@ func (k EventKind) String() string {
 // hand.
 type Event struct {
 	Kind   EventKind
-	Seat   int8
+	Seat   int8 // 0 for the events of no seat (hand start's is the button, board, end, void)
 	Round  Round
 	AllIn  bool
 	N      uint8 // number of Cards used

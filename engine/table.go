@@ -232,7 +232,21 @@ func (t *Table) TotalChips() int64 {
 // it to keep it.
 func (t *Table) Log() []Event { return t.log }
 
-func (t *Table) emit(e Event) { t.log = append(t.log, e) }
+// ev appends an event of kind for seat, in the current round, with its amounts, and returns it for
+// the other fields to be set in place. Writing events in place rather than copying a built one is
+// what keeps the log cheap in the hot path.
+func (t *Table) ev(kind EventKind, seat int8, amount, to int64) *Event {
+	n := len(t.log)
+	if n == cap(t.log) {
+		t.log = append(t.log, Event{})
+	} else {
+		t.log = t.log[:n+1]
+		t.log[n] = Event{}
+	}
+	e := &t.log[n]
+	e.Kind, e.Seat, e.Round, e.Amount, e.To = kind, seat, t.h.round, amount, to
+	return e
+}
 
 // next returns the seat after s, clockwise.
 func (t *Table) next(s int8) int8 {
@@ -494,7 +508,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		}
 	}
 
-	t.emit(Event{Kind: EvHandStart, Seat: h.button, Amount: h.number})
+	t.ev(EvHandStart, h.button, h.number, 0)
 
 	// Forced bets: antes then blinds (B2 everyone), or the big blind then its ante (B2 bigBlind).
 	lv := h.level
@@ -503,7 +517,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		for k := int8(0); k < t.n; k++ {
 			if s = t.next(s); h.dealt[s] {
 				amt := t.pay(s, lv.Ante)
-				t.emit(Event{Kind: EvAnte, Seat: s, Amount: amt, AllIn: h.allIn[s]})
+				t.ev(EvAnte, s, amt, 0).AllIn = h.allIn[s]
 			}
 		}
 		// Antes are not bets of the round.
@@ -513,10 +527,10 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 	if h.sbLive && h.dealt[h.sb] {
 		amt := t.pay(h.sb, lv.SmallBlind)
-		t.emit(Event{Kind: EvSmallBlind, Seat: h.sb, Amount: amt, AllIn: h.allIn[h.sb], To: h.bet[h.sb]})
+		t.ev(EvSmallBlind, h.sb, amt, h.bet[h.sb]).AllIn = h.allIn[h.sb]
 	}
 	amt := t.pay(h.bb, lv.BigBlind)
-	t.emit(Event{Kind: EvBigBlind, Seat: h.bb, Amount: amt, AllIn: h.allIn[h.bb], To: h.bet[h.bb]})
+	t.ev(EvBigBlind, h.bb, amt, h.bet[h.bb]).AllIn = h.allIn[h.bb]
 	if lv.Ante > 0 && t.cfg.AnteMode == AnteBigBlind && !h.allIn[h.bb] {
 		a := lv.Ante
 		if a > t.seats[h.bb].stack {
@@ -530,7 +544,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 			h.canAct--
 			h.act &^= 1 << uint(h.bb)
 		}
-		t.emit(Event{Kind: EvAnte, Seat: h.bb, Amount: a, AllIn: h.allIn[h.bb]})
+		t.ev(EvAnte, h.bb, a, 0).AllIn = h.allIn[h.bb]
 	}
 	// Every player who enters the pot puts in the full big blind, even over a short big blind (A9).
 	h.currentBet = lv.BigBlind
@@ -557,7 +571,8 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 	absent := false
 	for _, s := range order[:h.nDealt] {
-		t.emit(Event{Kind: EvHole, Seat: s, N: 2, Cards: [5]eval.Card{h.hole[s][0], h.hole[s][1]}})
+		e := t.ev(EvHole, s, 0, 0)
+		e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		absent = absent || t.seats[s].state.absent()
 	}
 	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
@@ -565,7 +580,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		for _, s := range order[:h.nDealt] {
 			if t.seats[s].state.absent() && h.inHand > 1 {
 				t.foldSeat(s)
-				t.emit(Event{Kind: EvKill, Seat: s})
+				t.ev(EvKill, s, 0, 0)
 			}
 		}
 	}

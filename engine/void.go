@@ -23,5 +23,5 @@ func (t *Table) void() {
 	h.dead = 0
 	h.phase = Voided
 	h.toAct = -1
-	t.emit(Event{Kind: EvVoid})
+	t.ev(EvVoid, 0, 0, 0)
 }
