@@ -357,9 +357,17 @@ type Legal struct {
 
 // LegalActions returns what the player to act may do; Seat is -1 when nobody is to act.
 func (t *Table) LegalActions() Legal {
+	var l Legal
+	t.FillLegal(&l)
+	return l
+}
+
+// FillLegal is LegalActions writing into l: for bots and simulations that ask at every turn.
+func (t *Table) FillLegal(l *Legal) {
 	h := &t.h
 	if h.phase != Betting || h.toAct < 0 {
-		return Legal{Seat: -1}
+		*l = Legal{Seat: -1}
+		return
 	}
 	s := h.toAct
 	owed := h.currentBet - h.bet[s]
@@ -371,19 +379,16 @@ func (t *Table) LegalActions() Legal {
 	if raise {
 		minTo, maxTo = min(t.MinRaiseTo(), max), max
 	}
-	return Legal{
-		Seat:       int(s),
-		Fold:       true,
-		Check:      owed <= 0,
-		Call:       owed > 0,
-		Bet:        raise && h.currentBet == 0,
-		Raise:      raise && h.currentBet > 0,
-		AllIn:      raise || owed > 0 && stack <= owed,
-		CallAmount: max64(min(owed, stack), 0),
-		MinTo:      minTo,
-		MaxTo:      maxTo,
-		Reopened:   reopened,
-	}
+	l.Seat = int(s)
+	l.Fold = true
+	l.Check = owed <= 0
+	l.Call = owed > 0
+	l.Bet = raise && h.currentBet == 0
+	l.Raise = raise && h.currentBet > 0
+	l.AllIn = raise || owed > 0 && stack <= owed
+	l.CallAmount = max64(min(owed, stack), 0)
+	l.MinTo, l.MaxTo = minTo, maxTo
+	l.Reopened = reopened
 }
 
 // ToAct returns the seat to act, or -1.

@@ -5,10 +5,14 @@ import (
 )
 
 // randomPlayer picks a uniformly random legal action, and a uniform amount for a bet or raise.
-type randomPlayer struct{ rng *SeededDeck }
+type randomPlayer struct {
+	rng *SeededDeck
+	l   Legal
+}
 
-func (p randomPlayer) act(t *Table) {
-	l := t.LegalActions()
+func (p *randomPlayer) act(t *Table) {
+	t.FillLegal(&p.l)
+	l := &p.l
 	var opts [6]Action
 	n := 0
 	add := func(ok bool, a Action) {
@@ -35,7 +39,7 @@ func (p randomPlayer) act(t *Table) {
 // evaluation, pots) at a 6-max table, 10,000-chip stacks, blinds 50/100, from a fixed seed.
 func BenchmarkRandomHands6Max(b *testing.B) {
 	tb := newTestTable(b, Config{}, lv50, NewSeededDeck(1), 10000, 10000, 10000, 10000, 10000, 10000)
-	p := randomPlayer{rng: NewSeededDeck(2)}
+	p := &randomPlayer{rng: NewSeededDeck(2)}
 	actions := 0
 	b.ReportAllocs()
 	for b.Loop() {
