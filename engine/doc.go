@@ -7,8 +7,8 @@
 // places the button and blinds (B4–B7), posts antes and blinds and deals. During a hand every action
 // has three faces, as in PokerKit: CanX reports whether it is legal, VerifyX returns an error value
 // naming the rule that forbids it with the amounts ("raise to 250 is below the minimum raise to 300
-// (rule A5)"), and X does it and returns its event; LegalActions lists what the player to act may
-// do. ReadChips reads a live dealer's chip input (A12, A13), QueueAdvance records an advance action
+// (rule A5)"), and X does it and returns its event; LegalActions (or FillLegal, without a copy)
+// lists what the player to act may do. ReadChips reads a live dealer's chip input (A12, A13), QueueAdvance records an advance action
 // (A14), Clock and TimeExpired make the action clock data (A15), Void voids the hand (D4). The hand
 // ends by itself: uncontested, or at a showdown with side pots (S1–S7); Result reports the pots and
 // the eliminations with each player's starting stack (R7).
