@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pokerfloor/pokerfloor/internal/testdata"
+	"github.com/pokerfloor/pokerfloor/engine/shareddata"
 )
 
 // Every shipped hand history replays through the engine to its finishing stacks.
 func TestReplayCheckShippedHands(t *testing.T) {
-	dir := filepath.Join(testdata.Dir(t), "phh")
+	dir := filepath.Join(shareddata.Dir(t), "phh")
 	code, out, errOut := runCommand(t, "replay", "--check", dir)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q, stdout ends %q", code, errOut, lastLines(out, 5))
@@ -96,7 +96,7 @@ func TestReplayBadPathsExitTwo(t *testing.T) {
 // readShippedHand returns one of the shared test hand histories.
 func readShippedHand(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testdata.Dir(t), "phh", filepath.FromSlash(name)))
+	data, err := os.ReadFile(filepath.Join(shareddata.Dir(t), "phh", filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pokerfloor/pokerfloor/internal/testdata"
+	"github.com/pokerfloor/pokerfloor/engine/shareddata"
 )
 
 // addSeeds adds the heads-up example, some edits of it, and a sample of the shipped hands.
@@ -21,7 +21,7 @@ func addSeeds(f *testing.F) {
 	for _, s := range []string{"variant = 'NT'\n", "antes = [0, 1.0]\n", "actions = ['p1 cbr 5', 'd db 2c']\n", "hand = 'x'\n_a = [true]\n", "time = 01:02:03\n"} {
 		f.Add([]byte(s))
 	}
-	if dir, ok := testdata.Find(); ok {
+	if dir, ok := shareddata.Find(); ok {
 		paths, _ := filepath.Glob(filepath.Join(dir, "phh", "*", "*.phh"))
 		more, _ := filepath.Glob(filepath.Join(dir, "phh", "pluribus", "*", "1*.phh"))
 		for i, p := range append(paths, more...) {

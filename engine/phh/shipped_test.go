@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/pokerfloor/pokerfloor/internal/testdata"
+	"github.com/pokerfloor/pokerfloor/engine/shareddata"
 )
 
 // shippedHand is one hand history of the shared test data, read into memory.
@@ -21,7 +21,7 @@ type shippedHand struct {
 // loadShipped reads every *.phh under the shared test data's phh folder.
 func loadShipped(tb testing.TB) []shippedHand {
 	tb.Helper()
-	root := filepath.Join(testdata.Dir(tb), "phh")
+	root := filepath.Join(shareddata.Dir(tb), "phh")
 	var hands []shippedHand
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".phh" {

@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/pokerfloor/pokerfloor/engine/phh"
-	"github.com/pokerfloor/pokerfloor/internal/testdata"
+	"github.com/pokerfloor/pokerfloor/engine/shareddata"
 )
 
 // corpus reads every shipped hand history: the path and the bytes.
 func corpus(t testing.TB) (paths []string, data [][]byte) {
-	dir := filepath.Join(testdata.Dir(t), "phh")
+	dir := filepath.Join(shareddata.Dir(t), "phh")
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".phh") {
 			return err

@@ -1,9 +1,9 @@
-// Package testdata finds the shared test data (real hand histories and the like) that pokerfloor's
+// Package shareddata finds the shared test data (real hand histories and the like) that pokerfloor's
 // tests read but the repository never holds: it lives beside the checkout, at ../shared/testdata
 // from the repository root, or wherever POKERFLOOR_TESTDATA points.
 //
 // It is for tests only. It never copies or downloads data.
-package testdata
+package shareddata
 
 import (
 	"os"
