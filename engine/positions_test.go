@@ -237,7 +237,7 @@ func TestRuleB8BlindsEveryRound(t *testing.T) {
 	}
 }
 
-// rules T4 and T5: a player sitting out (late, or at his request) posts blinds and antes, is dealt
+// rule T4 and rule T5: a player sitting out (late, or at his request) posts blinds and antes, is dealt
 // in and his hand is folded. Rule P3: the same for a penalised player.
 func TestRuleT4T5P3AbsentPlayers(t *testing.T) {
 	for _, st := range []PlayerState{SittingOut, Penalised} {
