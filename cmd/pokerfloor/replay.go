@@ -118,6 +118,9 @@ func phhFiles(args []string) ([]string, error) {
 	var files []string
 	for _, arg := range args {
 		info, err := os.Stat(arg)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, usageErrorf("%s does not exist (expected a .phh file or a folder of them)", arg)
+		}
 		if err != nil {
 			return nil, usageError(err)
 		}

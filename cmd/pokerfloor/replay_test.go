@@ -82,7 +82,7 @@ func TestReplayBadPathsExitTwo(t *testing.T) {
 		want string
 	}{
 		{[]string{"replay"}, "replay needs a .phh file or a folder of them"},
-		{[]string{"replay", filepath.Join(t.TempDir(), "missing.phh")}, "no such file or directory"},
+		{[]string{"replay", filepath.Join(t.TempDir(), "missing.phh")}, "missing.phh does not exist (expected a .phh file or a folder of them)"},
 		{[]string{"replay", t.TempDir()}, "no .phh files under"},
 	} {
 		code, _, errOut := runCommand(t, tc.args...)
