@@ -7,6 +7,8 @@ SHELL := bash
 
 # Every package. (./... leaves out folders named testdata: no package may live in one.)
 PKGS := ./...
+# Flags for `make run` (pokerfloor run --help lists them).
+RUN_ARGS ?=
 # Generous: the evaluator's tests enumerate every 7-card hand, and the first build of the
 # Kubernetes packages is slow on 2 cores.
 TEST_TIMEOUT ?= 60m
@@ -16,7 +18,7 @@ PKG ?= ./...
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
-.PHONY: build test run bench generate lint envtest clean
+.PHONY: build test run demo bench generate lint envtest clean
 
 ## build: the binaries, into bin/
 build:
@@ -27,8 +29,13 @@ test:
 	assets=$$(hack/setup-envtest.sh | tail -n 1); \
 	KUBEBUILDER_ASSETS="$$assets" go test -timeout $(TEST_TIMEOUT) $(PKGS)
 
-## run: for now, rank a hand and compute an equity from the command line; the local tournament later
+## run: a whole 180-player tournament on this machine (embedded Temporal, in-process bot tables);
+## RUN_ARGS passes flags: make run RUN_ARGS="--players 1000 --output json"
 run: build
+	bin/pokerfloor run $(RUN_ARGS)
+
+## demo: rank a hand and compute an equity from the command line
+demo: build
 	bin/pokerfloor eval Ah Kh Qh Jh Th 2c 3d
 	bin/pokerfloor equity AsKs QdQc
 

@@ -1,6 +1,6 @@
-// Command pokerfloor is the platform's one binary: today it ranks hands and computes equities from the
-// command line; the manager, the Temporal worker, the table process and the local all-in-one tournament
-// join it as subcommands as they are built.
+// Command pokerfloor is the platform's one binary: today it plays a whole tournament on this machine
+// (run), ranks hands, computes equities and replays hand histories; the manager, the Temporal worker
+// and the table process join it as subcommands as they are built.
 //
 // Exit status: 0 on success, 2 for bad input (an unknown card, a duplicate, a wrong count, an unknown
 // flag or command, an unreadable config file), 1 for anything else. Every failure prints one line to

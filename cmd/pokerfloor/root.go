@@ -61,6 +61,7 @@ func newRootCommand() *cobra.Command {
 		newEvalCommand(),
 		newEquityCommand(v),
 		newReplayCommand(v),
+		newRunCommand(v, startTournament),
 	)
 	return root
 }

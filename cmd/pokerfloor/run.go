@@ -1,0 +1,210 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
+)
+
+// Defaults of `pokerfloor run`, the ones `make run` uses.
+const (
+	defaultRunPlayers   = 180
+	defaultRunTableSize = 9
+	defaultRunStructure = floor.StructureTurbo
+	defaultRunSpeed     = "max"
+	maxRunPlayers       = 100_000
+	minTableSize        = 2
+	maxTableSize        = 10 // rule T1
+	maxSpeedFactor      = 3600
+)
+
+func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Play a whole tournament on this machine: embedded Temporal, in-process tables and bots",
+		Long: "run plays a No-Limit Hold'em tournament from the seat draw to the last hand, all in this process:\n" +
+			"a real Temporal server persisting to a SQLite file in --data-dir, the tournament workflows'\n" +
+			"worker, and in-process tables where bots play every seat. It shows the progress while it runs\n" +
+			"and prints the places and prizes at the end.\n\n" +
+			"--speed compresses the blind clock: 60 plays a 20-minute level in 20 seconds; max deals as\n" +
+			"fast as the machine can, with the clock measured in hands rather than minutes.",
+		Example: "  pokerfloor run\n" +
+			"  pokerfloor run --players 1000 --speed max --output json\n" +
+			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := parseRunSettings(v)
+			if err != nil {
+				return err
+			}
+			return runTournament(cmd.Context(), s, start, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.Int("players", defaultRunPlayers, "entries: bots, one a seat")
+	f.Int("table-size", defaultRunTableSize, fmt.Sprintf("seats a table, %d to %d", minTableSize, maxTableSize))
+	f.String("structure", defaultRunStructure, fmt.Sprintf("blind structure: one of %s, or a file (.json, .yaml, .toml)",
+		strings.Join(floor.StructureNames(), ", ")))
+	f.Uint64("seed", 0, "seed of the seat draw, the decks and the bots (default: random, printed)")
+	f.String("speed", defaultRunSpeed, "how much faster than real time the blind clock runs (60: a minute a second), or max")
+	f.String("output", "text", "results as text or json")
+	f.String("data-dir", "", "folder of the embedded Temporal server's SQLite database (default: pokerfloor/run under the user cache folder)")
+	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
+	return cmd
+}
+
+// runSettings is a checked `pokerfloor run` configuration.
+type runSettings struct {
+	Players   int
+	TableSize int
+	Structure floor.Structure
+	// MaxSpeed deals as fast as the machine can; otherwise Structure.Speed compresses the clock.
+	MaxSpeed bool
+	Seed     uint64
+	JSON     bool
+	DataDir  string
+	Verbose  bool
+}
+
+// parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
+// file's run section), with a usage error naming the first bad one.
+func parseRunSettings(v *viper.Viper) (runSettings, error) {
+	s := runSettings{
+		Players:   v.GetInt("run.players"),
+		TableSize: v.GetInt("run.table-size"),
+		Seed:      v.GetUint64("run.seed"),
+		DataDir:   v.GetString("run.data-dir"),
+		Verbose:   v.GetBool("run.verbose"),
+	}
+	// Cast errors (a word where a number goes) surface as zeros from Get*: check the raw values.
+	for _, key := range []string{"players", "table-size", "seed"} {
+		raw := strings.TrimSpace(fmt.Sprint(v.Get("run." + key)))
+		if _, err := strconv.ParseInt(raw, 10, 64); err != nil {
+			if _, err := strconv.ParseUint(raw, 10, 64); err != nil {
+				return s, usageErrorf("--%s %q is not a whole number", key, raw)
+			}
+		}
+	}
+	if s.Players < 2 || s.Players > maxRunPlayers {
+		return s, usageErrorf("--players %d: a tournament needs 2 to %d players", s.Players, maxRunPlayers)
+	}
+	if s.TableSize < minTableSize || s.TableSize > maxTableSize {
+		return s, usageErrorf("--table-size %d: a table seats %d to %d (rule T1)", s.TableSize, minTableSize, maxTableSize)
+	}
+	switch out := v.GetString("run.output"); out {
+	case "text":
+	case "json":
+		s.JSON = true
+	default:
+		return s, usageErrorf("--output %q: text or json", out)
+	}
+	speed := strings.TrimSpace(v.GetString("run.speed"))
+	factor := 0
+	if strings.EqualFold(speed, "max") {
+		s.MaxSpeed = true
+	} else {
+		n, err := strconv.Atoi(speed)
+		if err != nil || n < 1 || n > maxSpeedFactor {
+			return s, usageErrorf("--speed %q: a factor from 1 (real time) to %d, or max", speed, maxSpeedFactor)
+		}
+		factor = n
+	}
+	structure, err := loadStructure(v.GetString("run.structure"))
+	if err != nil {
+		return s, err
+	}
+	structure.Speed = factor
+	s.Structure = structure
+	if s.Seed == 0 {
+		s.Seed = randomSeed()
+	}
+	if s.DataDir == "" {
+		if s.DataDir, err = defaultDataDir(); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// loadStructure returns the built-in structure called name, or else reads the file at that path,
+// decoding it by its extension.
+func loadStructure(name string) (floor.Structure, error) {
+	if name == "" {
+		return floor.Structure{}, usageErrorf("--structure is empty: one of %s, or a file", strings.Join(floor.StructureNames(), ", "))
+	}
+	if s, err := floor.BuiltinStructure(name); err == nil {
+		return s, nil
+	}
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
+		return floor.Structure{}, usageErrorf("--structure %q: no such built-in structure (%s) or file",
+			name, strings.Join(floor.StructureNames(), ", "))
+	}
+	if err != nil {
+		return floor.Structure{}, usageErrorf("--structure: %v", err)
+	}
+	var decode floor.Decoder
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".json":
+		decode = floor.DecodeJSON
+	case ".yaml", ".yml":
+		decode = decodeYAML
+	case ".toml":
+		decode = decodeTOML
+	default:
+		return floor.Structure{}, usageErrorf("--structure %s: a structure file ends in .json, .yaml, .yml or .toml", name)
+	}
+	s, err := floor.ParseStructure(data, decode)
+	if err != nil {
+		// Validate joins every problem with newlines; the command's error is one line.
+		return floor.Structure{}, usageErrorf("--structure %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	return s, nil
+}
+
+// decodeYAML is a strict YAML floor.Decoder: unknown fields are errors, as in DecodeJSON.
+func decodeYAML(data []byte, v any) error {
+	d := yaml.NewDecoder(strings.NewReader(string(data)))
+	d.KnownFields(true)
+	return d.Decode(v)
+}
+
+// decodeTOML is a strict TOML floor.Decoder.
+func decodeTOML(data []byte, v any) error {
+	d := toml.NewDecoder(strings.NewReader(string(data)))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
+}
+
+// defaultDataDir is pokerfloor/run under the user's cache folder, or a new temporary folder where
+// there is none.
+func defaultDataDir() (string, error) {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "pokerfloor", "run"), nil
+	}
+	dir, err := os.MkdirTemp("", "pokerfloor-run-")
+	if err != nil {
+		return "", fmt.Errorf("data folder: %w", err)
+	}
+	return dir, nil
+}
+
+// speedString describes the clock's speed for people.
+func (s runSettings) speedString() string {
+	if s.MaxSpeed {
+		return "max"
+	}
+	return fmt.Sprintf("x%d", s.Structure.Speed)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/workflows"
+)
+
+// `pokerfloor run` plays a whole tournament in-process: the embedded Temporal server on a temporary
+// data folder, the worker, bot tables. Every place from 1 to 20 is given once (players who share
+// places hold them together, R7), the prizes add up to the pool and at least 10% of the field is
+// paid (R6).
+func TestRunEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a tournament on a Temporal server")
+	}
+	const players = 20
+	code, out, errOut := runCommand(t, "run", "--players", "20", "--speed", "max", "--output", "json",
+		"--seed", "42", "--data-dir", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
+	}
+	if strings.Contains(errOut, "pokerfloor:") {
+		t.Errorf("stderr has an error:\n%s", errOut)
+	}
+	var doc struct {
+		Places          []workflows.Place `json:"places"`
+		PrizePool       int64             `json:"prizePool"`
+		HandsPlayed     int64             `json:"handsPlayed"`
+		DurationSeconds float64           `json:"durationSeconds"`
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"places", "prizePool", "handsPlayed", "durationSeconds"} {
+		if _, ok := raw[key]; !ok {
+			t.Errorf("no %q in the document", key)
+		}
+	}
+	checkPlaces(t, doc.Places, players)
+	var sum int64
+	paid := 0
+	for _, p := range doc.Places {
+		sum += p.Prize
+		if p.Prize > 0 {
+			paid++
+		}
+	}
+	if sum != doc.PrizePool || doc.PrizePool != players*(localBuyIn-localFee) {
+		t.Errorf("prizes add up to %d, prize pool %d, want both %d", sum, doc.PrizePool, players*(localBuyIn-localFee))
+	}
+	if paid*10 < players {
+		t.Errorf("%d of %d paid, fewer than 10%%", paid, players)
+	}
+	if doc.HandsPlayed <= 0 || doc.DurationSeconds <= 0 {
+		t.Errorf("hands played %d, duration %vs", doc.HandsPlayed, doc.DurationSeconds)
+	}
+	t.Logf("%d hands in %.1fs, %d paid", doc.HandsPlayed, doc.DurationSeconds, paid)
+}
+
+// checkPlaces checks that places 1 to n are each given once, to n different players: k players
+// who share places p to p+k-1 are listed at place p, each with Shared k.
+func checkPlaces(t *testing.T, places []workflows.Place, n int) {
+	t.Helper()
+	if len(places) != n {
+		t.Errorf("%d places, want %d", len(places), n)
+	}
+	players := map[string]bool{}
+	for _, p := range places {
+		if players[p.Player] {
+			t.Errorf("%s placed twice", p.Player)
+		}
+		players[p.Player] = true
+	}
+	sorted := slices.Clone(places)
+	slices.SortStableFunc(sorted, func(a, b workflows.Place) int { return a.Place - b.Place })
+	next := 1
+	for i := 0; i < len(sorted); {
+		group := 1
+		for i+group < len(sorted) && sorted[i+group].Place == sorted[i].Place {
+			group++
+		}
+		for _, p := range sorted[i : i+group] {
+			if p.Place != next || max(p.Shared, 1) != group {
+				t.Errorf("%s at place %d (shared by %d); want place %d shared by %d", p.Player, p.Place, p.Shared, next, group)
+			}
+		}
+		next += group
+		i += group
+	}
+	if next != n+1 {
+		t.Errorf("places end at %d, want %d", next-1, n)
+	}
+}
