@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/localtemporal"
+	"github.com/pokerfloor/pokerfloor/engine/table"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
@@ -43,7 +44,11 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 	if logs != nil {
 		tableLog = slog.New(slog.NewTextHandler(logs, nil))
 	}
-	host := workflows.NewLocalTableHost(workflows.NewTableController(c), workflows.BotTables(tableLog))
+	var controller table.Controller = workflows.NewTableController(c)
+	if !s.MaxSpeed {
+		controller = newPacedController(controller, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
+	}
+	host := workflows.NewLocalTableHost(controller, workflows.BotTables(tableLog))
 	w := worker.New(c, workflows.TaskQueue, worker.Options{})
 	workflows.Register(w, host)
 	stop := func() {
