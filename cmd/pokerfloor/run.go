@@ -35,8 +35,9 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 			"a real Temporal server persisting to a SQLite file in --data-dir, the tournament workflows'\n" +
 			"worker, and in-process tables where bots play every seat. It shows the progress while it runs\n" +
 			"and prints the places and prizes at the end.\n\n" +
-			"--speed compresses the blind clock: 60 plays a 20-minute level in 20 seconds; max deals as\n" +
-			"fast as the machine can, with the clock measured in hands rather than minutes.",
+			"--speed compresses the clock: at 60 a 20-minute level lasts 20 seconds and each table deals a\n" +
+			"hand a second (a minute's play). max deals as fast as the machine can and counts the levels in\n" +
+			"hands instead (a hand for each minute of a level; no breaks).",
 		Example: "  pokerfloor run\n" +
 			"  pokerfloor run --players 1000 --speed max --output json\n" +
 			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7",
