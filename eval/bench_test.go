@@ -72,28 +72,14 @@ func BenchmarkEval7Enumerate(b *testing.B) {
 // sumAllSevens adds up the Values of every 7-card hand: the enumeration of forEachSeven with the
 // evaluation written into the innermost loops (sumLastTwo).
 func sumAllSevens() uint64 {
-	var deck [52]Hand
 	var keys [52]uint32
-	for i := range deck {
-		deck[i] = NewHand(CardFromIndex(i))
-		keys[i] = uint32(deck[i].key)
+	for i := range keys {
+		keys[i] = rankKeys[CardFromIndex(i).Rank()]
 	}
 	var acc uint64
-	for a := 0; a < 52; a++ {
-		ha := deck[a]
-		for b := a + 1; b < 52; b++ {
-			hb := ha.Merge(deck[b])
-			for c := b + 1; c < 52; c++ {
-				hc := hb.Merge(deck[c])
-				for d := c + 1; d < 52; d++ {
-					hd := hc.Merge(deck[d])
-					for e := d + 1; e < 50; e++ {
-						acc += sumLastTwo(hd.Merge(deck[e]), e+1, &deck, &keys)
-					}
-				}
-			}
-		}
-	}
+	forEachFiveOfSeven(func(five Hand, from int, deck *[52]Hand) {
+		acc += sumLastTwo(five, from, deck, &keys)
+	})
 	return acc
 }
 

@@ -170,34 +170,19 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 // hands of six cards each. When neither hand holds four cards of a suit, no last card can make a
 // flush, and the loop reads rank sums alone.
 func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
-	var aWins, bWins, ties uint64
+	var outcomes [3]uint64 // a wins, b wins, tie
 	if a.flushDrawn() || b.flushDrawn() {
 		for _, c := range rest {
-			va, vb := a.Merge(c).Value(), b.Merge(c).Value()
-			switch {
-			case va > vb:
-				aWins++
-			case vb > va:
-				bWins++
-			default:
-				ties++
-			}
+			outcomes[headsUp(a.Merge(c).Value(), b.Merge(c).Value())]++
 		}
 	} else {
 		ka, kb := uint32(a.key), uint32(b.key)
 		for _, c := range rest {
 			k := uint32(c.key)
-			va, vb := rankValue(ka+k), rankValue(kb+k)
-			switch {
-			case va > vb:
-				aWins++
-			case vb > va:
-				bWins++
-			default:
-				ties++
-			}
+			outcomes[headsUp(rankValue(ka+k), rankValue(kb+k))]++
 		}
 	}
+	aWins, bWins, ties := outcomes[0], outcomes[1], outcomes[2]
 	t := e.t
 	t.boards += aWins + bWins + ties
 	t.wins[0] += aWins
@@ -206,6 +191,17 @@ func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
 	t.ties[1] += ties
 	t.shares[0] += aWins*tieUnits + ties*tieUnits/2
 	t.shares[1] += bWins*tieUnits + ties*tieUnits/2
+}
+
+// headsUp is 0 when a beats b, 1 when b beats a, 2 for a tie.
+func headsUp(a, b Value) int {
+	switch {
+	case a > b:
+		return 0
+	case b > a:
+		return 1
+	}
+	return 2
 }
 
 // MonteCarloEquity deals trials random completions of the board, from a generator seeded with seed

@@ -11,10 +11,31 @@ import (
 
 // forEachSeven calls f with every 7-card hand, built incrementally.
 func forEachSeven(f func(Hand)) {
-	var deck [52]Hand
-	for i := range deck {
-		deck[i] = NewHand(CardFromIndex(i))
-	}
+	forEachFiveOfSeven(func(five Hand, from int, deck *[52]Hand) {
+		for g := from; g < 51; g++ {
+			six := five.Merge(deck[g])
+			for _, last := range deck[g+1:] {
+				f(six.Merge(last))
+			}
+		}
+	})
+}
+
+// oneCardHands holds a Hand of each card, in deck order, once the tables are built.
+var (
+	oneCardHands     [52]Hand
+	oneCardHandsOnce sync.Once
+)
+
+// forEachFiveOfSeven calls f with the first five cards of every 7-card hand, in order, built
+// incrementally, and the index in deck from which the last two are to be drawn.
+func forEachFiveOfSeven(f func(five Hand, from int, deck *[52]Hand)) {
+	oneCardHandsOnce.Do(func() {
+		for i := range oneCardHands {
+			oneCardHands[i] = NewHand(CardFromIndex(i))
+		}
+	})
+	deck := &oneCardHands
 	for a := 0; a < 52; a++ {
 		ha := deck[a]
 		for b := a + 1; b < 52; b++ {
@@ -23,14 +44,8 @@ func forEachSeven(f func(Hand)) {
 				hc := hb.Merge(deck[c])
 				for d := c + 1; d < 52; d++ {
 					hd := hc.Merge(deck[d])
-					for e := d + 1; e < 52; e++ {
-						he := hd.Merge(deck[e])
-						for g := e + 1; g < 52; g++ {
-							hg := he.Merge(deck[g])
-							for h := g + 1; h < 52; h++ {
-								f(hg.Merge(deck[h]))
-							}
-						}
+					for e := d + 1; e < 50; e++ {
+						f(hd.Merge(deck[e]), e+1, deck)
 					}
 				}
 			}
