@@ -47,6 +47,8 @@ type SeatOrder struct {
 
 // MoveOutOrder takes a player off the table, to seat him at another (R3, R4).
 type MoveOutOrder struct {
+	// Ref identifies the move from the order to the seat kept at the other table.
+	Ref    int    `json:"ref"`
 	Player string `json:"player"`
 	// NextBigBlind: the player due the big blind next moves, whoever that is when the order is
 	// applied (R3); Player is the floor's guess, which the table's hands may have made stale.
@@ -107,7 +109,7 @@ type TableEvent struct {
 	BigBlind  floor.Seat        `json:"bigBlind"`
 	Busts     []BustGroup       `json:"busts,omitempty"`
 	Out       []MovedOut        `json:"out,omitempty"`
-	Gone      []string          `json:"gone,omitempty"` // players a MoveOutOrder named who were no longer here
+	Gone      []MoveOutOrder    `json:"gone,omitempty"` // moves whose player was no longer here
 	Seated    []string          `json:"seated,omitempty"`
 	Refused   []RefusedSeat     `json:"refused,omitempty"`
 	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
@@ -126,6 +128,7 @@ type BustGroup struct {
 
 // MovedOut is a player who left the table on the tournament's order, with his chips.
 type MovedOut struct {
+	Ref    int              `json:"ref,omitempty"` // the MoveOutOrder's
 	Player string           `json:"player"`
 	Stack  int64            `json:"stack"`
 	Away   int              `json:"away,omitempty"`

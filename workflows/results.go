@@ -17,6 +17,8 @@ const (
 	PayoutsQuery   = "payouts"
 	SanctionsQuery = "sanctions"
 	DealQuoteQuery = "deal-quote"
+	// StateQuery returns the whole TournamentState, for debugging and audits.
+	StateQuery = "state"
 )
 
 // Progress is the tournament at a glance.

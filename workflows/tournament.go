@@ -290,6 +290,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		PayoutsQuery:   func() (PayoutsView, error) { return s.PayoutsView(), nil },
 		SanctionsQuery: func() ([]SanctionRecord, error) { return s.Sanctions, nil },
 		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
+		StateQuery:     func() (*TournamentState, error) { return s, nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {

@@ -52,6 +52,8 @@ type TournamentState struct {
 	Outbox    []TableOrders   `json:"outbox,omitempty"`
 	NewTables []floor.TableID `json:"newTables,omitempty"`
 	Deleting  []floor.TableID `json:"deleting,omitempty"`
+	// MoveRefs numbers the moves ordered.
+	MoveRefs int `json:"moveRefs,omitempty"`
 
 	index map[string]int // player ID -> index in Players, rebuilt after a continue-as-new
 }
@@ -126,6 +128,8 @@ type TableRecord struct {
 
 // Arrival is a seat kept for a player on the way.
 type Arrival struct {
+	// Ref is the move's, from the MoveOutOrder (0 for a seat given otherwise).
+	Ref    int              `json:"ref,omitempty"`
 	Player string           `json:"player"`
 	Seat   floor.Seat       `json:"seat"`
 	Reason floor.MoveReason `json:"reason"`
@@ -410,7 +414,13 @@ func (s *TournamentState) OnEvent(ev TableEvent) {
 	}
 }
 
+// trace, when set (in tests), sees every event applied.
+var trace func(ev TableEvent)
+
 func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
+	if trace != nil {
+		trace(ev)
+	}
 	tr.EventSeq = ev.Seq
 	for _, g := range ev.Busts {
 		for _, e := range g.Eliminated {
@@ -428,30 +438,20 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		p := s.player(m.Player)
 		p.Status, p.Stack, p.Away, p.Leaving, p.Table, p.Seat = Moving, m.Stack, m.Away, false, 0, 0
 		dest := s.table(m.To)
-		k := slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return a.Player == m.Player })
+		k := slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == m.Ref })
 		if k < 0 {
-			// The table moved its next big blind rather than the floor's guess (R3): he takes the
-			// guess's place on the way.
-			k = slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return !a.Sent && a.Seat == m.ToSeat })
-		}
-		if k < 0 {
-			dest.Arriving = append(dest.Arriving, Arrival{Seat: m.ToSeat, Reason: m.Reason})
+			dest.Arriving = append(dest.Arriving, Arrival{Ref: m.Ref, Seat: m.ToSeat, Reason: m.Reason})
 			k = len(dest.Arriving) - 1
 		}
-		if guess := dest.Arriving[k].Player; guess != "" && guess != m.Player {
-			if g := s.player(guess); g != nil && g.Status == Seated {
-				g.Leaving = false
-			}
-		}
+		// The table moved its next big blind, who may not be the floor's guess (R3): the guess stays.
+		s.stays(dest.Arriving[k].Player)
 		dest.Arriving[k].Player, dest.Arriving[k].Sent = m.Player, true
 		s.order(m.To, Order{Seat: &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}})
 	}
-	for _, id := range ev.Gone {
-		if p := s.player(id); p != nil {
-			p.Leaving = false
-		}
-		for i := range s.Tables {
-			s.Tables[i].Arriving = slices.DeleteFunc(s.Tables[i].Arriving, func(a Arrival) bool { return a.Player == id && !a.Sent })
+	for _, o := range ev.Gone {
+		s.stays(o.Player)
+		if dest := s.table(o.To); dest != nil {
+			dest.Arriving = slices.DeleteFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == o.Ref && !a.Sent })
 		}
 	}
 	for _, id := range ev.Seated {
@@ -498,6 +498,13 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.Deleting = append(s.Deleting, tr.ID)
 	}
 	s.checkChips(ev)
+}
+
+// stays: the player a move named, who did not move, is no longer leaving.
+func (s *TournamentState) stays(id string) {
+	if p := s.player(id); p != nil && p.Status == Seated {
+		p.Leaving = false
+	}
 }
 
 // checkChips is the conservation invariant (R1, P4): the chips at the tables as they last told,
@@ -590,19 +597,21 @@ func (s *TournamentState) view(t *TableRecord) floor.Table {
 	return ft
 }
 
-// idle: every order was applied and nobody is on the way: the floor's view is the tables' own.
-func (s *TournamentState) idle() bool {
+// movesPending: a player is on the way from one table to another, or told to go. The floor plans
+// again only when every move it ordered is done, so that its view of the tables is theirs (less
+// the hands played since their last news, which only take players away).
+func (s *TournamentState) movesPending() bool {
 	for _, t := range s.Tables {
-		if !t.Closed && (t.Acked < t.Sent || len(t.Arriving) > 0) {
-			return false
+		if !t.Closed && len(t.Arriving) > 0 {
+			return true
 		}
 	}
 	for _, p := range s.Players {
 		if p.Status == Moving || p.Leaving {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // Step is the floor's work after the news: places, hand-for-hand, breaking and balancing tables,
@@ -628,12 +637,12 @@ func (s *TournamentState) Step(now time.Time) {
 		s.finish(now)
 		return
 	}
-	if !h.Open && s.idle() {
+	s.closeEmptyTables()
+	if !h.Open && !s.movesPending() {
 		s.plan()
 	}
-	s.closeEmptyTables()
 	s.hold()
-	if h.Open || !s.idle() {
+	if h.Open || s.movesPending() {
 		return
 	}
 	before := s.Spec.HandForHandBefore
@@ -671,7 +680,7 @@ func (s *TournamentState) plan() {
 	var open []floor.Table
 	for i := range s.Tables {
 		t := &s.Tables[i]
-		if !t.Closed && !t.Closing {
+		if !t.Closed && !t.Closing && !t.Breaking {
 			open = append(open, s.view(t))
 		}
 	}
@@ -686,14 +695,37 @@ func (s *TournamentState) plan() {
 	for _, id := range plan.Broken {
 		s.table(id).Breaking = true
 	}
-	for _, m := range plan.Moves {
+	for _, d := range directMoves(plan.Moves) {
+		m := d.Move
 		p := s.player(string(m.Player))
 		p.Leaving = true
+		s.MoveRefs++
 		dest := s.table(m.To)
-		dest.Arriving = append(dest.Arriving, Arrival{Player: string(m.Player), Seat: m.ToSeat, Reason: m.Reason})
-		s.order(m.From, Order{MoveOut: &MoveOutOrder{Player: string(m.Player), NextBigBlind: m.Reason == floor.MoveBalance,
+		dest.Arriving = append(dest.Arriving, Arrival{Ref: s.MoveRefs, Player: string(m.Player), Seat: m.ToSeat, Reason: m.Reason})
+		s.order(m.From, Order{MoveOut: &MoveOutOrder{Ref: s.MoveRefs, Player: string(m.Player), NextBigBlind: d.nextBigBlind,
 			To: m.To, ToSeat: m.ToSeat, Reason: m.Reason}})
 	}
+}
+
+// directMove is a move as ordered: the plan's first leg's source, its last leg's destination.
+type directMove struct {
+	floor.Move
+	nextBigBlind bool // the first leg balanced: the source's next big blind moves, whoever he is (R3)
+}
+
+// directMoves sends a player the plan moves twice (a broken table's player drawn into a table that
+// breaks after it, R4) straight to where the plan leaves him: the tables count the same, and the
+// seat he would have passed through stays free.
+func directMoves(moves []floor.Move) []directMove {
+	var out []directMove
+	for _, m := range moves {
+		if k := slices.IndexFunc(out, func(o directMove) bool { return o.Player == m.Player }); k >= 0 {
+			out[k].To, out[k].ToSeat, out[k].Reason = m.To, m.ToSeat, m.Reason
+			continue
+		}
+		out = append(out, directMove{Move: m, nextBigBlind: m.Reason == floor.MoveBalance})
+	}
+	return out
 }
 
 // closeEmptyTables closes the tables that broke, once everyone has left them.
