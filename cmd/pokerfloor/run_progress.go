@@ -87,20 +87,23 @@ func (b *progressBar) Done(p workflows.Progress) {
 	fmt.Fprintln(b.w) // the bar leaves its line open
 }
 
-// plainProgress is the display for a file or a pipe: a line every few seconds, and only when
-// something changed.
+// plainProgress is the display for a file or a pipe: a line every few seconds when something
+// changed, and every plainQuiet when nothing did, to show the run is still alive.
 type plainProgress struct {
-	w     io.Writer
-	start time.Time
-	last  string
+	w       io.Writer
+	start   time.Time
+	last    string
+	printed time.Time
 }
+
+const plainQuiet = 30 * time.Second
 
 func (d *plainProgress) Update(p workflows.Progress) {
 	line := describeProgress(p)
-	if line == d.last {
+	if line == d.last && time.Since(d.printed) < plainQuiet {
 		return
 	}
-	d.last = line
+	d.last, d.printed = line, time.Now()
 	fmt.Fprintf(d.w, "%7s  %s\n", formatClock(time.Since(d.start)), line)
 }
 
