@@ -13,23 +13,27 @@ import (
 )
 
 // TestTournamentLarge plays a large field at full speed on a real server, for the figures in the
-// README: POKERFLOOR_PLAYERS=1000 go test -run TestTournamentLarge -v ./workflows.
+// README: POKERFLOOR_PLAYERS=1000 go test -run TestTournamentLarge -v ./workflows. With
+// POKERFLOOR_TRACE=file every table event the tournament takes is written to file, a JSON line each.
 func TestTournamentLarge(t *testing.T) {
 	players, _ := strconv.Atoi(os.Getenv("POKERFLOOR_PLAYERS"))
 	if players == 0 {
 		t.Skip("set POKERFLOOR_PLAYERS to play a large field")
 	}
-	f, err := os.Create("/tmp/wf/trace.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var mu sync.Mutex
-	trace = func(ev TableEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		b, _ := json.Marshal(ev)
-		f.Write(append(b, '\n'))
+	if path := os.Getenv("POKERFLOOR_TRACE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var mu sync.Mutex
+		trace = func(ev TableEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			b, _ := json.Marshal(ev)
+			_, _ = f.Write(append(b, '\n'))
+		}
+		defer func() { trace = nil }()
 	}
 	c, host, check := startServer(t, nil)
 	st, err := floor.BuiltinStructure(floor.StructureStandard)

@@ -76,6 +76,7 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		if err := workflow.Await(ctx, func() bool {
 			return len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx)
 		}); err != nil {
+			w.cancelled(ctx)
 			return TournamentResult{}, err
 		}
 		w.process(ctx)
@@ -182,7 +183,10 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 	s := w.s
 	t := s.table(id)
 	in := s.TableInput(id)
-	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+	// The table outlives this run, and a cancelled tournament does not cancel its tables: they
+	// take a Close order.
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
 		WorkflowID:        t.WorkflowID,
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
 	})
@@ -204,6 +208,14 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
 		}
 	})
+}
+
+// cancelled closes the tables of a tournament cancelled before its end.
+func (w *tournamentWorkflow) cancelled(ctx workflow.Context) {
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	w.s.finish(workflow.Now(dctx))
+	w.send(dctx)
+	_ = w.waitSent(dctx)
 }
 
 // armClock keeps one timer on the end of the period running (B3); pauses and added time move it.

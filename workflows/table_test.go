@@ -1,0 +1,162 @@
+package workflows
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+const testTable = "t/table-001"
+
+// threePlayers is a 6-seat table of a, b and c in seats 0 to 2 with 1,000 chips each, button drawn
+// in seat 0, not yet dealt.
+func threePlayers() TableState {
+	return TableState{
+		Tournament: "t", ID: testTable, Number: 1, Config: engine.Config{Seats: 6},
+		Seats: []TableSeat{
+			{Seat: 0, Player: "a", Stack: 1000},
+			{Seat: 1, Player: "b", Stack: 1000},
+			{Seat: 2, Player: "c", Stack: 1000},
+		},
+		Positions: engine.Positions{Button: 0, SmallBlind: -1, BigBlind: -1},
+		Level:     engine.Level{SmallBlind: 10, BigBlind: 20}, LevelNumber: 1, ReportedLevel: 1,
+		Batch: 1, MaxWait: time.Second, DrawnBigBlind: 2,
+	}
+}
+
+func stacks(kv ...any) []table.SeatStack {
+	var out []table.SeatStack
+	for i := 0; i < len(kv); i += 3 {
+		out = append(out, table.SeatStack{Seat: kv[i].(int), Player: kv[i+1].(string), Stack: int64(kv[i+2].(int))})
+	}
+	return out
+}
+
+func hand(n int64, start, end []table.SeatStack, elim ...engine.Elimination) table.HandResult {
+	return table.HandResult{TableID: testTable, HandNumber: n, Start: start, End: end, Eliminated: elim,
+		Positions: engine.Positions{Button: int(n) % 3, SmallBlind: (int(n) + 1) % 3, BigBlind: (int(n) + 2) % 3, Played: true}}
+}
+
+// reply is the outcome of one report.
+type reply struct {
+	st  table.State
+	err error
+}
+
+// reports sends the reports one at a time, a second apart on the workflow's clock, then closes
+// the table; it returns the replies in order.
+func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
+	out := make([]reply, len(reqs))
+	for i, r := range reqs {
+		env.RegisterDelayedCallback(func() {
+			env.UpdateWorkflow(ReportUpdate, r.id, &testsuite.TestUpdateCallback{
+				OnReject: func(e error) { out[i].err = e },
+				OnComplete: func(v any, e error) {
+					if e != nil {
+						out[i].err = e
+						return
+					}
+					if st, ok := v.(table.State); ok {
+						out[i].st = st
+					}
+				},
+			}, ReportRequest{Results: r.results})
+		}, time.Duration(i+1)*time.Second)
+	}
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(OrdersSignal, []Order{{Seq: 1, Close: &CloseTableOrder{}}})
+	}, time.Duration(len(reqs)+1)*time.Second)
+	return out
+}
+
+type report struct {
+	id      string
+	results []table.HandResult
+}
+
+// TestTableWorkflowReports: a report is counted once whether Temporal dedupes it (same update ID)
+// or the workflow does (a hand number acknowledged already); malformed reports are rejected by the
+// validator with a reason; eliminations reach the tournament with their starting stacks (R7).
+func TestTableWorkflowReports(t *testing.T) {
+	var ts testsuite.WorkflowTestSuite
+	ts.SetLogger(quietSDKLogger())
+	env := ts.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(TableWorkflow)
+	var events []TableEvent
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		events = append(events, args.Get(4).(TableEvent))
+	})
+
+	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000))
+	// R7: c busts with 1,000 at the start of hand 2.
+	h2 := hand(2, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 2200, 1, "b", 800, 2, "c", 0),
+		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
+	bad := []struct {
+		name   string
+		result table.HandResult
+		want   string
+	}{
+		{"chips created", hand(2, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 1300, 1, "b", 800, 2, "c", 1000)), "chips not conserved"},
+		{"unknown player", hand(2, stacks(0, "a", 1200, 1, "zed", 800, 2, "c", 1000), stacks(0, "a", 1200, 1, "zed", 800, 2, "c", 1000)), "unknown player"},
+		{"hand skipped", hand(3, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000)), "out of order"},
+		{"wrong stack", hand(2, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000)), "started the hand with"},
+		{"bust not listed", hand(2, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 2200, 1, "b", 800, 2, "c", 0)), "not listed as eliminated"},
+	}
+	reqs := []report{
+		{id: testTable + "/next/1"},
+		{id: testTable + "/1", results: []table.HandResult{h1}},
+		{id: testTable + "/1", results: []table.HandResult{h1}},                       // Temporal's dedupe
+		{id: testTable + "/1/after-continue-as-new", results: []table.HandResult{h1}}, // the workflow's
+		{id: testTable + "/1/and-again", results: []table.HandResult{h1, h1}},         // out of order in itself
+	}
+	for _, b := range bad {
+		reqs = append(reqs, report{id: testTable + "/2/" + b.name, results: []table.HandResult{b.result}})
+	}
+	reqs = append(reqs, report{id: testTable + "/2", results: []table.HandResult{h2}})
+	out := reports(env, reqs)
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+
+	if st, err := out[0].st, out[0].err; err != nil || st.Directive != table.Play || st.HandNumber != 0 || len(st.Seats) != 3 || !st.FirstHand || st.Batch != 1 {
+		t.Errorf("first report: %+v, %v", st, err)
+	}
+	for i := 1; i <= 3; i++ {
+		if st, err := out[i].st, out[i].err; err != nil || st.HandNumber != 1 || st.Seats[0].Stack != 1200 || st.Seats[1].Stack != 800 {
+			t.Errorf("report %s: %+v, %v", reqs[i].id, st, err)
+		}
+	}
+	if err := out[4].err; err == nil || !strings.Contains(err.Error(), "out of order") {
+		t.Errorf("a report with hand 1 twice: %v", err)
+	}
+	for i, b := range bad {
+		if err := out[5+i].err; err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%s: error %v, want %q", b.name, err, b.want)
+		}
+	}
+	if st, err := out[len(out)-1].st, out[len(out)-1].err; err != nil || st.HandNumber != 2 || len(st.Seats) != 2 || st.Positions != h2.Positions || st.FirstHand {
+		t.Errorf("hand 2: %+v, %v", st, err)
+	}
+	var busts []BustGroup
+	for _, ev := range events {
+		busts = append(busts, ev.Busts...)
+	}
+	if len(busts) != 1 || busts[0].Hand != 2 || len(busts[0].Eliminated) != 1 || busts[0].Eliminated[0] != (floor.Elimination{Player: "c", Stack: 1000}) {
+		t.Errorf("busts told: %+v", busts)
+	}
+	if len(events) == 0 {
+		t.Fatal("no events")
+	}
+	last := events[len(events)-1]
+	if !last.Closed || last.HandsPlayed != 2 || last.Seats[0] != "a" || last.Stacks[0] != 2200 || last.Seats[2] != "" {
+		t.Errorf("last event %+v", last)
+	}
+}

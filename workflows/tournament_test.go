@@ -1,0 +1,140 @@
+package workflows
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// clockStructure: levels of 10 minutes, a 5-minute break after the second.
+func clockStructure() floor.Structure {
+	return floor.Structure{Name: "clock-test", StartingStack: 10000, Levels: []floor.Level{
+		{SmallBlind: 25, BigBlind: 50, Minutes: 10},
+		{SmallBlind: 50, BigBlind: 100, Minutes: 10},
+		{Break: true, Minutes: 5},
+		{SmallBlind: 75, BigBlind: 150, Minutes: 10},
+		{SmallBlind: 100, BigBlind: 200, Ante: 25, Minutes: 10},
+	}}
+}
+
+func clockSpec() TournamentSpec {
+	return TournamentSpec{Name: "clock", PlayerCount: 18, TableSize: 9, Structure: clockStructure(), Seed: 3, BuyIn: 1000}
+}
+
+// testWorkflowID is the ID the test environment gives the workflow under test.
+const testWorkflowID = "default-test-workflow-id"
+
+func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	var ts testsuite.WorkflowTestSuite
+	ts.SetLogger(quietSDKLogger())
+	env := ts.NewTestWorkflowEnvironment()
+	env.SetDetachedChildWait(false)
+	env.RegisterWorkflow(TournamentWorkflow)
+	env.RegisterWorkflow(TableWorkflow)
+	env.RegisterActivity(&TableActivities{})
+	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
+	return env
+}
+
+// at runs f on the workflow's clock, d after the start.
+func at(env *testsuite.TestWorkflowEnvironment, d time.Duration, f func()) {
+	env.RegisterDelayedCallback(f, d)
+}
+
+func clockAction(t *testing.T, env *testsuite.TestWorkflowEnvironment, r ClockRequest) {
+	env.UpdateWorkflow(ClockUpdate, "", &testsuite.TestUpdateCallback{
+		OnReject: func(err error) { t.Errorf("%s refused: %v", r.Kind, err) },
+		OnComplete: func(_ any, err error) {
+			if err != nil {
+				t.Errorf("%s failed: %v", r.Kind, err)
+			}
+		},
+	}, r)
+}
+
+// TestClockLevelsAtScheduledTimes: levels change at exactly the times the published schedule gives
+// once pauses, resumes, added time and a break are counted (B3, R2), and every table is told.
+func TestClockLevelsAtScheduledTimes(t *testing.T) {
+	env := newTournamentEnv(t)
+	start := env.Now()
+	m := time.Minute
+	// Level 1 from 0; paused from 3 to 5: level 2 at 12; 3 minutes added at 14: the break at 25;
+	// paused on the break from 27 to 28: level 3 at 31; level 4 at 41, the last, to the end.
+	at(env, 3*m, func() { clockAction(t, env, ClockRequest{Kind: floor.ClockPause, By: "td"}) })
+	at(env, 5*m, func() { clockAction(t, env, ClockRequest{Kind: floor.ClockResume, By: "td"}) })
+	at(env, 14*m, func() {
+		clockAction(t, env, ClockRequest{Kind: floor.ClockAddTime, Add: 3 * m, By: "td", Reason: "a long hand"})
+	})
+	at(env, 27*m, func() { clockAction(t, env, ClockRequest{Kind: floor.ClockPause, By: "td"}) })
+	at(env, 28*m, func() { clockAction(t, env, ClockRequest{Kind: floor.ClockResume, By: "td"}) })
+	at(env, 4*m, func() {
+		if st := tableState(t, env, 1); !st.Paused {
+			t.Error("table 1 not paused at 4 minutes")
+		}
+	})
+	at(env, 26*m, func() {
+		if st := tableState(t, env, 2); !st.OnBreak || st.Level != (engine.Level{SmallBlind: 75, BigBlind: 150}) {
+			t.Errorf("table 2 at 26 minutes: break %v, level %+v", st.OnBreak, st.Level)
+		}
+	})
+	var clock ClockView
+	at(env, 45*m, func() {
+		v, err := env.QueryWorkflow(ClockQuery)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Get(&clock); err != nil {
+			t.Fatal(err)
+		}
+		if st := tableState(t, env, 1); st.OnBreak || st.Paused || st.Level != (engine.Level{SmallBlind: 100, BigBlind: 200, Ante: 25}) || st.LevelNumber != 4 {
+			t.Errorf("table 1 at 45 minutes: %+v", st)
+		}
+		env.CancelWorkflow()
+	})
+	env.ExecuteWorkflow(TournamentWorkflow, TournamentInput{Spec: clockSpec()})
+	var canceled *temporal.CanceledError
+	if err := env.GetWorkflowError(); !errors.As(err, &canceled) {
+		t.Fatalf("workflow ended with %v", err)
+	}
+
+	want := []struct {
+		period int
+		at     time.Duration
+	}{{0, 0}, {1, 12 * m}, {2, 25 * m}, {3, 31 * m}, {4, 41 * m}}
+	if len(clock.Changes) != len(want) {
+		t.Fatalf("level changes %+v", clock.Changes)
+	}
+	for i, w := range want {
+		c := clock.Changes[i]
+		if c.Period != w.period || !c.At.Equal(start.Add(w.at)) {
+			t.Errorf("change %d: period %d at %v, want period %d at %v", i, c.Period, c.At.Sub(start), w.period, w.at)
+		}
+	}
+	if clock.State.Level != 4 || clock.State.Remaining != 6*m {
+		t.Errorf("clock at the end: %+v", clock.State)
+	}
+}
+
+func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.TableID) TableState {
+	t.Helper()
+	v, err := env.QueryWorkflowByID(TableWorkflowID(testWorkflowID, id), TableStateQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st TableState
+	if err := v.Get(&st); err != nil {
+		t.Fatal(err)
+	}
+	// Orders apply between hands, when the table reports; nobody deals here, so apply them as the
+	// next report would.
+	st.ApplyOrders(&TableEvent{})
+	return st
+}
