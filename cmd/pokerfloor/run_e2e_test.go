@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows"
 )
@@ -18,8 +21,13 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Skip("plays a tournament on a Temporal server")
 	}
 	const players = 20
-	code, out, errOut := runCommand(t, "run", "--players", "20", "--speed", "max", "--output", "json",
-		"--seed", "42", "--data-dir", t.TempDir())
+	// A tournament that stalls fails here, not at go test's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"run", "--players", "20", "--speed", "max", "--output", "json",
+		"--seed", "42", "--data-dir", t.TempDir()}, &stdout, &stderr)
+	out, errOut := stdout.String(), stderr.String()
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}
