@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/localtemporal"
@@ -34,6 +35,9 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 	srv, err := localtemporal.Start(localtemporal.Options{DataDir: s.DataDir, Log: logs})
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded temporal server: %w", err)
+	}
+	if logs != nil {
+		fmt.Fprintf(logs, "temporal frontend at %s, namespace %s, database %s\n", srv.HostPort(), srv.Namespace(), srv.DatabasePath())
 	}
 	c, err := srv.Dial(client.Options{Logger: sdkLogger(logs)})
 	if err != nil {
@@ -86,29 +90,47 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 
 // abandonEarlierRuns terminates whatever an earlier run left running in the database (it was
 // interrupted, or killed): its tables are gone with its process, and its workflows would otherwise
-// wake up in this run's worker.
+// wake up in this run's worker. A killed 1,000-player run leaves over a hundred table workflows, so
+// they are terminated a few at a time.
 func abandonEarlierRuns(ctx context.Context, c client.Client) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		errs  []error
+		slots = make(chan struct{}, 8)
+	)
+	terminate := func(id, runID string) {
+		defer wg.Done()
+		defer func() { <-slots }()
+		err := c.TerminateWorkflow(ctx, id, runID, "abandoned: the pokerfloor run that started it has ended")
+		if err != nil && !isNotFound(err) {
+			mu.Lock()
+			errs = append(errs, fmt.Errorf("terminate %s, left by an earlier run: %w", id, err))
+			mu.Unlock()
+		}
+	}
 	var token []byte
 	for {
 		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
 			Query: "ExecutionStatus = 'Running'", NextPageToken: token,
 		})
 		if err != nil {
+			wg.Wait()
 			return fmt.Errorf("list the workflows an earlier run left: %w", err)
 		}
 		for _, e := range resp.GetExecutions() {
-			ex := e.GetExecution()
-			err := c.TerminateWorkflow(ctx, ex.GetWorkflowId(), ex.GetRunId(), "abandoned: the pokerfloor run that started it has ended")
-			if err != nil && !isNotFound(err) {
-				return fmt.Errorf("terminate %s, left by an earlier run: %w", ex.GetWorkflowId(), err)
-			}
+			slots <- struct{}{}
+			wg.Add(1)
+			go terminate(e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId())
 		}
 		if token = resp.GetNextPageToken(); len(token) == 0 {
-			return nil
+			break
 		}
 	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // localTournament is a tournament on the embedded server, with its tables in this process.
