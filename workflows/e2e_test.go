@@ -2,9 +2,11 @@ package workflows
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -70,6 +72,9 @@ func (c *checkingController) Report(ctx context.Context, tableID string, results
 }
 
 func quietSDKLogger() sdklog.Logger {
+	if os.Getenv("POKERFLOOR_SDK_LOG") != "" {
+		return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	}
 	return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
@@ -96,6 +101,21 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
+	if path := os.Getenv("POKERFLOOR_TRACE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var mu sync.Mutex
+		trace = func(ev TableEvent) {
+			mu.Lock()
+			defer mu.Unlock()
+			b, _ := json.Marshal(ev)
+			_, _ = f.Write(append(b, '\n'))
+		}
+		defer func() { trace = nil }()
+	}
 	c, host, check := startServer(t, nil)
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
 	if err != nil {
@@ -104,10 +124,13 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 	spec := TournamentSpec{
 		Name: "e2e", PlayerCount: 100, TableSize: 9, Structure: turbo, Seed: 20260501,
 		Simulation: true, BuyIn: 11000, Fee: 1000,
+		// Hand-for-hand from 5 before the money (R7), so that the bubble is dealt hand-for-hand
+		// even when two players bust in the round before it.
+		HandForHandBefore: 5,
 		// Small histories, so that both kinds of workflow continue as new on the way.
-		ContinueAsNewAfter: 1500, TableContinueAsNewAfter: 400,
+		ContinueAsNewAfter: 600, TableContinueAsNewAfter: 150,
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
 	tour, err := StartTournament(ctx, c, "e2e-100", "", spec)
@@ -146,10 +169,10 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 			}
 			r.Player = st[i].Player
 			rec, err := tour.Sanction(ctx, r)
-			if err == nil {
+			if err == nil && rec.Applied {
 				return r.Player, rec
 			}
-			t.Logf("sanction on %s: %v", r.Player, err)
+			t.Logf("sanction on %s: %v %s", r.Player, err, rec.Error)
 		}
 		t.Fatal("nobody to sanction")
 		return "", SanctionRecord{}
@@ -168,10 +191,36 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 
 	res, err := tour.Result(ctx)
 	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		dumpState(t, tour)
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
-	t.Logf("100 players: %d hands, %d tables, in %v", res.HandsPlayed, res.Tables, elapsed.Round(time.Millisecond))
+	t.Logf("100 players: %d hands, %d tables, %d hand-for-hand rounds, in %v", res.HandsPlayed, res.Tables, res.HandForHandRounds, elapsed.Round(time.Millisecond))
+	if res.HandForHandRounds == 0 {
+		t.Error("no hand-for-hand round on the bubble (R7)")
+		var st TournamentState
+		if err := tour.query(ctx, StateQuery, &st); err == nil {
+			t.Logf("h4h %+v, %d busts groups, paid %d, spec before %d", st.HandForHand, len(st.Busts), len(st.Payouts.Prizes), st.Spec.HandForHandBefore)
+		}
+		desc, _ := c.DescribeWorkflowExecution(ctx, tour.ID, "")
+		t.Logf("run %s, history length %d", desc.GetWorkflowExecutionInfo().GetExecution().GetRunId(), desc.GetWorkflowExecutionInfo().GetHistoryLength())
+	}
+	// Both kinds of workflow continued as new on the way, and nothing was lost (the checks below).
+	if runs, events := runsOf(ctx, t, c, tour.ID); runs < 2 {
+		t.Errorf("%s never continued as new (%d events)", tour.ID, events)
+	} else {
+		t.Logf("the tournament ran %d times, %d history events in all", runs, events)
+	}
+	tablesContinued := 0
+	for id := floor.TableID(1); id <= floor.TableID(res.Tables); id++ {
+		if continued(ctx, t, c, TableWorkflowID(tour.ID, id)) {
+			tablesContinued++
+		}
+	}
+	if tablesContinued == 0 {
+		t.Error("no table continued as new")
+	}
 
 	if len(res.ChipErrors) > 0 {
 		t.Errorf("chip counts failed: %v", res.ChipErrors)
@@ -192,12 +241,15 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 	}
 	given := make([]int, 101)
 	var paid int64
-	for _, p := range res.Places {
+	for i, p := range res.Places {
+		paid += p.Prize
 		n := max(p.Shared, 1)
+		if i > 0 && p.Shared > 1 && res.Places[i-1].Place == p.Place {
+			continue // R7: the places a group shares are counted once
+		}
 		for k := p.Place; k < p.Place+n && k <= 100; k++ {
 			given[k]++
 		}
-		paid += p.Prize
 	}
 	for k := 1; k <= 100; k++ {
 		if given[k] != 1 {
@@ -270,6 +322,46 @@ func dumpFailures(t *testing.T, c client.Client, id string) {
 		}
 		if f := ev.GetWorkflowExecutionFailedEventAttributes(); f != nil {
 			t.Logf("%s: failed: %s", id, f.GetFailure().GetMessage())
+			for c := f.GetFailure(); c != nil; c = c.GetCause() {
+				t.Logf("  %s\n%s", c.GetMessage(), c.GetStackTrace())
+			}
 		}
+	}
+}
+
+// continued reports whether the current run of workflow id continued an earlier one.
+func continued(ctx context.Context, t *testing.T, c client.Client, id string) bool {
+	it := c.GetWorkflowHistory(ctx, id, "", false, 0)
+	if !it.HasNext() {
+		return false
+	}
+	ev, err := it.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev.GetWorkflowExecutionStartedEventAttributes().GetContinuedExecutionRunId() != ""
+}
+
+// runsOf counts the runs of workflow id and their history events.
+func runsOf(ctx context.Context, t *testing.T, c client.Client, id string) (runs, events int) {
+	run := ""
+	for {
+		runs++
+		prev := ""
+		it := c.GetWorkflowHistory(ctx, id, run, false, 0)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			events++
+			if a := ev.GetWorkflowExecutionStartedEventAttributes(); a != nil {
+				prev = a.GetContinuedExecutionRunId()
+			}
+		}
+		if prev == "" {
+			return runs, events
+		}
+		run = prev
 	}
 }

@@ -2,7 +2,11 @@ package workflows
 
 import (
 	"context"
+	"fmt"
+
 	"encoding/json"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"os"
 	"strconv"
 	"sync"
@@ -89,6 +93,21 @@ func dumpState(t *testing.T, tour *Tournament) {
 		if tr.Closed {
 			continue
 		}
+		var ts TableState
+		if v, err := tour.client.QueryWorkflow(ctx, tr.WorkflowID, "", TableStateQuery); err != nil {
+			t.Logf("table %d: %v", tr.ID, err)
+		} else if err := v.Get(&ts); err == nil {
+			var seqs []int
+			for _, o := range ts.Pending {
+				seqs = append(seqs, o.Seq)
+			}
+			if ts.Acked < tr.Sent {
+				t.Logf("table %d signalled orders: %v", tr.ID, signalledSeqs(ctx, tour.client, tr.WorkflowID))
+				dumpFailures(t, tour.client, tr.WorkflowID)
+			}
+			t.Logf("table %d workflow: acked %d pending %v event seq %d hand %d closing %v paused %v held %v break %v h4h %d/%d",
+				tr.ID, ts.Acked, seqs, ts.EventSeq, ts.HandNumber, ts.Closing, ts.Paused, ts.Held, ts.OnBreak, ts.RoundPlayed, ts.HandForHand)
+		}
 		t.Logf("table %d: seats %v sent %d acked %d arriving %+v held %v breaking %v closing %v round %d hand %d early %d started %v",
 			tr.ID, tr.Seats, tr.Sent, tr.Acked, tr.Arriving, tr.Held, tr.Breaking, tr.Closing, tr.RoundDone, tr.Hand, len(tr.Early), tr.Started)
 	}
@@ -97,4 +116,118 @@ func dumpState(t *testing.T, tour *Tournament) {
 			t.Logf("player %+v", p)
 		}
 	}
+}
+
+// signalledSeqs lists, run by run (the latest first), the Seq of every order signalled to a
+// workflow and, for a run that continued as new, the Acked and pending Seqs it handed on.
+func signalledSeqs(ctx context.Context, c client.Client, id string) []string {
+	var out []string
+	run := ""
+	for k := 0; k < 20; k++ {
+		it := c.GetWorkflowHistory(ctx, id, run, false, 0)
+		var seqs []int
+		var tail []string
+		prev, end := "", ""
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				break
+			}
+			desc := ev.GetEventType().String()
+			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a != nil && a.GetSignalName() == OrdersSignal {
+				var orders []Order
+				_ = converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &orders)
+				for _, o := range orders {
+					desc += fmt.Sprintf(":%d", o.Seq)
+				}
+			}
+			tail = append(tail, desc)
+			if len(tail) > 25 {
+				tail = tail[1:]
+			}
+			if a := ev.GetWorkflowExecutionStartedEventAttributes(); a != nil {
+				prev = a.GetContinuedExecutionRunId()
+			}
+			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a != nil && a.GetSignalName() == OrdersSignal {
+				var orders []Order
+				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &orders); err == nil {
+					for _, o := range orders {
+						seqs = append(seqs, o.Seq)
+					}
+				}
+			}
+			if a := ev.GetWorkflowExecutionContinuedAsNewEventAttributes(); a != nil {
+				var st TableState
+				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &st); err == nil {
+					var p []int
+					for _, o := range st.Pending {
+						p = append(p, o.Seq)
+					}
+					end = fmt.Sprintf(" -> continued with acked %d pending %v", st.Acked, p)
+				}
+			}
+		}
+		out = append(out, fmt.Sprintf("run %d: signals %v%s", k, seqs, end))
+		if end != "" {
+			out = append(out, fmt.Sprintf("  tail %v", tail))
+		}
+		if prev == "" {
+			break
+		}
+		run = prev
+	}
+	return out
+}
+
+// ordersSentTo lists, for every run of the tournament (latest first), the Seqs of the orders it
+// signalled to table and how each signal ended.
+func ordersSentTo(ctx context.Context, c client.Client, id, tableWorkflow string) []string {
+	var out []string
+	run := ""
+	for k := 0; k < 30; k++ {
+		it := c.GetWorkflowHistory(ctx, id, run, false, 0)
+		prev := ""
+		initiated := map[int64][]int{}
+		var lines []string
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				break
+			}
+			if a := ev.GetWorkflowExecutionStartedEventAttributes(); a != nil {
+				prev = a.GetContinuedExecutionRunId()
+			}
+			if a := ev.GetSignalExternalWorkflowExecutionInitiatedEventAttributes(); a != nil && a.GetWorkflowExecution().GetWorkflowId() == tableWorkflow {
+				var orders []Order
+				_ = converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &orders)
+				for _, o := range orders {
+					initiated[ev.GetEventId()] = append(initiated[ev.GetEventId()], o.Seq)
+				}
+			}
+			if a := ev.GetExternalWorkflowExecutionSignaledEventAttributes(); a != nil {
+				if seqs, ok := initiated[a.GetInitiatedEventId()]; ok {
+					lines = append(lines, fmt.Sprintf("%v ok", seqs))
+					delete(initiated, a.GetInitiatedEventId())
+				}
+			}
+			if a := ev.GetSignalExternalWorkflowExecutionFailedEventAttributes(); a != nil {
+				if seqs, ok := initiated[a.GetInitiatedEventId()]; ok {
+					lines = append(lines, fmt.Sprintf("%v FAILED %v", seqs, a.GetCause()))
+					delete(initiated, a.GetInitiatedEventId())
+				}
+			}
+			if a := ev.GetWorkflowExecutionContinuedAsNewEventAttributes(); a != nil {
+				lines = append(lines, "continued")
+			}
+		}
+		for _, seqs := range initiated {
+			lines = append(lines, fmt.Sprintf("%v NO OUTCOME", seqs))
+		}
+		out = append(out, fmt.Sprintf("run %d: %v", k, lines))
+		if prev == "" {
+			break
+		}
+		run = prev
+	}
+	return out
 }

@@ -28,6 +28,7 @@ type Order struct {
 	Level       *LevelOrder       `json:"level,omitempty"`
 	Pause       *bool             `json:"pause,omitempty"`
 	Hold        *bool             `json:"hold,omitempty"`
+	Batch       *int              `json:"batch,omitempty"` // hands between reports from now on
 	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
 	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`

@@ -217,17 +217,19 @@ func (s *TournamentState) PayoutsView() PayoutsView {
 
 // TournamentResult is a finished tournament.
 type TournamentResult struct {
-	Name        string           `json:"name,omitempty"`
-	Places      []Place          `json:"places"`
-	PrizePool   int64            `json:"prizePool"`
-	Entries     int              `json:"entries"`
-	HandsPlayed int64            `json:"handsPlayed"`
-	Tables      int              `json:"tables"` // tables opened
-	Started     time.Time        `json:"started"`
-	Ended       time.Time        `json:"ended"`
-	Sanctions   []floor.Sanction `json:"sanctions,omitempty"`
-	Deal        *DealRecord      `json:"deal,omitempty"`
-	Ledger      floor.ChipLedger `json:"ledger"`
+	Name        string  `json:"name,omitempty"`
+	Places      []Place `json:"places"`
+	PrizePool   int64   `json:"prizePool"`
+	Entries     int     `json:"entries"`
+	HandsPlayed int64   `json:"handsPlayed"`
+	Tables      int     `json:"tables"` // tables opened
+	// HandForHandRounds is the rounds dealt hand-for-hand on the bubble (R7).
+	HandForHandRounds int              `json:"handForHandRounds,omitempty"`
+	Started           time.Time        `json:"started"`
+	Ended             time.Time        `json:"ended"`
+	Sanctions         []floor.Sanction `json:"sanctions,omitempty"`
+	Deal              *DealRecord      `json:"deal,omitempty"`
+	Ledger            floor.ChipLedger `json:"ledger"`
 	// ChipErrors is empty unless a chip count failed during the tournament (a bug).
 	ChipErrors []string `json:"chipErrors,omitempty"`
 }
@@ -247,7 +249,7 @@ func (s *TournamentState) Result() (TournamentResult, error) {
 		return TournamentResult{}, err
 	}
 	r := TournamentResult{Name: s.Spec.Name, PrizePool: s.Payouts.Pool, Entries: len(s.Field), HandsPlayed: s.HandsPlayed(),
-		Tables: len(s.Tables), Started: s.Started, Ended: s.Ended, Deal: s.Deal, Ledger: s.Ledger, ChipErrors: s.ChipErrors}
+		Tables: len(s.Tables), HandForHandRounds: s.HandForHand.Rounds, Started: s.Started, Ended: s.Ended, Deal: s.Deal, Ledger: s.Ledger, ChipErrors: s.ChipErrors}
 	for _, a := range s.awards(res.Standings) {
 		pl := Place{Place: a.Place, Player: string(a.Player), Prize: a.Prize}
 		if a.Shared > 1 {

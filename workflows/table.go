@@ -21,7 +21,9 @@ const DefaultTableMaxWait = 20 * time.Second
 // tells the tournament only what changes the tournament (TableEvent). It continues as new when
 // Temporal suggests it, between reports.
 func TableWorkflow(ctx workflow.Context, st TableState) error {
-	w := &tableWorkflow{st: &st}
+	// Orders are taken from the channel only by ReceiveAsync, where they are needed: a goroutine
+	// blocked in Receive would be handed a signal it might not run to take before the run ends.
+	w := &tableWorkflow{st: &st, orders: workflow.GetSignalChannel(ctx, OrdersSignal)}
 	if w.st.MaxWait <= 0 {
 		w.st.MaxWait = DefaultTableMaxWait
 	}
@@ -33,46 +35,53 @@ func TableWorkflow(ctx workflow.Context, st TableState) error {
 	}); err != nil {
 		return err
 	}
-	orders := workflow.GetSignalChannel(ctx, OrdersSignal)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var batch []Order
-			orders.Receive(ctx, &batch)
-			w.st.AddOrders(batch)
+	for {
+		err := workflow.Await(ctx, func() bool {
+			return w.orders.Len() > 0 || (w.st.Closed() || w.continueAsNewDue(ctx)) && w.reports == 0
+		})
+		if err != nil {
+			return err
 		}
-	})
-	err := workflow.Await(ctx, func() bool {
-		return (w.st.Closed() || w.continueAsNewDue(ctx)) && w.reports == 0
-	})
-	if err != nil {
-		return err
+		drain(w.orders, w.st)
+		if w.reports > 0 || !w.st.Closed() && !w.continueAsNewDue(ctx) {
+			continue
+		}
+		if w.st.Closed() {
+			// Nobody is dealing (no report in flight): the last orders apply now.
+			var ev TableEvent
+			acked := w.st.Acked
+			w.st.ApplyOrders(&ev)
+			ev.Closed = true
+			w.st.Event(&ev, acked)
+			w.send(ctx, ev)
+			w.flush(ctx)
+			return nil
+		}
+		w.flush(ctx) // yields: a report may have come in, and orders
+		if w.reports > 0 || w.orders.Len() > 0 {
+			continue
+		}
+		// Nothing yields between the last look at the channel and the end of the run.
+		return workflow.NewContinueAsNewError(ctx, TableWorkflow, *w.st)
 	}
-	for { // orders that came with the last workflow task
+}
+
+// drain takes in the orders waiting in the channel.
+func drain(orders workflow.ReceiveChannel, st *TableState) {
+	for {
 		var batch []Order
 		if !orders.ReceiveAsync(&batch) {
-			break
+			return
 		}
-		w.st.AddOrders(batch)
+		st.AddOrders(batch)
 	}
-	if w.st.Closed() {
-		// Nobody is dealing (no report in flight): the last orders apply now.
-		var ev TableEvent
-		acked := w.st.Acked
-		w.st.ApplyOrders(&ev)
-		ev.Closed = true
-		w.st.Event(&ev, acked)
-		w.send(ctx, ev)
-		w.flush(ctx)
-		return nil
-	}
-	w.flush(ctx)
-	return workflow.NewContinueAsNewError(ctx, TableWorkflow, *w.st)
 }
 
 type tableWorkflow struct {
 	st      *TableState
+	orders  workflow.ReceiveChannel
 	reports int // reports in flight
-	sent    []workflow.Future
+	sending int // events being signalled
 }
 
 // continueAsNewDue: Temporal suggests it (history events, size, or updates near their limit).
@@ -118,6 +127,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.S
 	}
 	deadline := workflow.Now(ctx).Add(w.st.MaxWait)
 	for {
+		drain(w.orders, w.st)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
 		if w.st.Event(&ev, acked) {
@@ -128,7 +138,9 @@ func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.S
 		if next.Directive != table.Wait || left <= 0 || w.continueAsNewDue(ctx) {
 			return next, nil
 		}
-		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return w.st.Ready() || w.continueAsNewDue(ctx) })
+		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool {
+			return w.orders.Len() > 0 || w.st.Ready() || w.continueAsNewDue(ctx)
+		})
 		if err != nil {
 			return next, nil
 		}
@@ -138,30 +150,46 @@ func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.S
 	}
 }
 
-// send signals the tournament without waiting: events carry sequence numbers, so their order of
-// arrival does not matter.
+// send signals the tournament without waiting, and again while the signal fails (the tournament
+// may be between two runs: continue-as-new): events carry sequence numbers, so neither a repeat
+// nor the order of arrival matters.
 func (w *tableWorkflow) send(ctx workflow.Context, ev TableEvent) {
-	w.prune()
-	w.sent = append(w.sent, workflow.SignalExternalWorkflow(ctx, w.st.Tournament, "", TableEventSignal, ev))
+	w.sending++
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { w.sending-- }()
+		retrySignal(ctx, w.st.Tournament, TableEventSignal, ev, nil)
+	})
 }
 
-func (w *tableWorkflow) prune() {
-	kept := w.sent[:0]
-	for _, f := range w.sent {
-		if !f.IsReady() {
-			kept = append(kept, f)
+// maxSignalAttempts bounds the attempts to signal a workflow that is gone for good (a tournament
+// over); about three minutes of backoff. A workflow that may be gone (gone says so) gets three.
+const maxSignalAttempts = 100
+
+// retrySignal signals workflow id, retrying with backoff while it fails; it reports whether the
+// signal went.
+func retrySignal(ctx workflow.Context, id, name string, arg any, gone func() bool) bool {
+	delay := 50 * time.Millisecond
+	for k := 1; ; k++ {
+		err := workflow.SignalExternalWorkflow(ctx, id, "", name, arg).Get(ctx, nil)
+		if err == nil {
+			return true
 		}
+		attempts := maxSignalAttempts
+		if gone != nil && gone() {
+			attempts = 3
+		}
+		if k >= attempts || ctx.Err() != nil {
+			workflow.GetLogger(ctx).Warn("signal not delivered", "workflow", id, "signal", name, "attempts", k, "error", err)
+			return false
+		}
+		if workflow.Sleep(ctx, delay) != nil {
+			return false
+		}
+		delay = min(2*delay, 2*time.Second)
 	}
-	w.sent = kept
 }
 
-// flush waits for the signals sent, before the run ends. A tournament that has ended takes none:
-// that is not the table's error, and nothing is left to tell it.
+// flush waits for the signals sent, before the run ends.
 func (w *tableWorkflow) flush(ctx workflow.Context) {
-	for _, f := range w.sent {
-		if err := f.Get(ctx, nil); err != nil {
-			workflow.GetLogger(ctx).Warn("table event not delivered", "table", w.st.ID, "error", err)
-		}
-	}
-	w.sent = nil
+	_ = workflow.Await(ctx, func() bool { return w.sending == 0 })
 }

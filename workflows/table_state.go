@@ -328,6 +328,8 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		t.Paused = *o.Pause
 	case o.Hold != nil:
 		t.Held = *o.Hold
+	case o.Batch != nil:
+		t.Batch = max(*o.Batch, 1)
 	case o.HandForHand != nil:
 		t.HandForHand, t.RoundSkip = o.HandForHand.Round, o.HandForHand.Skip
 		if t.HandForHand == 0 {
@@ -402,7 +404,9 @@ func (t *TableState) moveOut(o MoveOutOrder, ev *TableEvent) {
 // there are players at the table, the excluded one included (P2), served away from the table with
 // blinds and antes posted (P3); a disqualification removes the player and his chips (P4).
 func (t *TableState) sanction(o SanctionOrder, ev *TableEvent) {
-	a := AppliedSanction{Ref: o.Ref, Player: o.Player, Hand: t.HandNumber, PlayersAtTable: len(t.Seats)}
+	// P2: the players at the table, the penalised one included; a table waiting for players
+	// counts as two (a round is never shorter than heads-up).
+	a := AppliedSanction{Ref: o.Ref, Player: o.Player, Hand: t.HandNumber, PlayersAtTable: max(len(t.Seats), 2)}
 	i := t.playerIndex(o.Player)
 	if i < 0 {
 		a.Missing = true
@@ -411,9 +415,9 @@ func (t *TableState) sanction(o SanctionOrder, ev *TableEvent) {
 	}
 	switch o.Kind {
 	case floor.Exclusion:
-		hands, err := floor.HandsOfExclusion(o.Rounds, max(len(t.Seats), 2))
+		hands, err := floor.HandsOfExclusion(o.Rounds, a.PlayersAtTable)
 		if err != nil {
-			hands = o.Rounds * max(len(t.Seats), 2)
+			hands = o.Rounds * a.PlayersAtTable
 		}
 		a.Hands = hands
 		t.Seats[i].State = engine.Penalised

@@ -54,40 +54,41 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		s.Tick(workflow.Now(ctx))
 	}
 	s.reindex()
+	if in.State != nil {
+		s.resend()
+	}
 	w := &tournamentWorkflow{s: s}
 	if err := w.register(ctx); err != nil {
 		return TournamentResult{}, err
 	}
-	events := workflow.GetSignalChannel(ctx, TableEventSignal)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var ev TableEvent
-			events.Receive(ctx, &ev)
-			w.inbox = append(w.inbox, ev)
-		}
-	})
+	// Events are taken from the channel only by ReceiveAsync (see TableWorkflow).
+	w.events = workflow.GetSignalChannel(ctx, TableEventSignal)
 	for {
 		w.send(ctx)
 		if s.Finished {
 			break
 		}
+		if w.continueAsNewDue(ctx) && w.quiet(ctx) {
+			// Nothing yields between the last look at the channel and the end of the run. Orders
+			// still on their way are sent again by the next run (the tables apply each once).
+			w.process(ctx)
+			if !s.Finished {
+				if w.cancel != nil {
+					w.cancel()
+				}
+				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: s.Spec, State: s})
+			}
+			continue
+		}
 		w.armClock(ctx)
 		w.wake = false
 		if err := workflow.Await(ctx, func() bool {
-			return len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx)
+			return w.events.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
 		}); err != nil {
 			w.cancelled(ctx)
 			return TournamentResult{}, err
 		}
 		w.process(ctx)
-		if w.continueAsNewDue(ctx) && !s.Finished {
-			if err := w.quiesce(ctx, events); err != nil {
-				return TournamentResult{}, err
-			}
-			if !s.Finished {
-				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: s.Spec, State: s})
-			}
-		}
 	}
 	// R5: over. Wait (a while) for every table to close, and for the hosts to let them go.
 	deadline := workflow.Now(ctx).Add(closeWait)
@@ -96,7 +97,7 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		if left <= 0 {
 			break
 		}
-		if ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return len(w.inbox) > 0 }); err != nil || !ok {
+		if ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return w.events.Len() > 0 }); err != nil || !ok {
 			break
 		}
 		w.process(ctx)
@@ -111,18 +112,20 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 }
 
 type tournamentWorkflow struct {
-	s     *TournamentState
-	inbox []TableEvent
-	wake  bool // a handler changed the state: step and send
+	s      *TournamentState
+	events workflow.ReceiveChannel
+	inbox  []TableEvent
+	wake   bool // a handler changed the state: step and send
 
 	timer   workflow.Future
 	timerAt time.Time
 	cancel  workflow.CancelFunc
 
-	// futures of signals, child starts and activities not yet done; busy counts the table starts
-	// in progress.
+	// futures of activities not yet done; busy counts the table starts in progress, sending the
+	// signals.
 	pending []workflow.Future
 	busy    int
+	sending int
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -132,6 +135,13 @@ func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 
 // process takes the news in and does the floor's work.
 func (w *tournamentWorkflow) process(ctx workflow.Context) {
+	for {
+		var ev TableEvent
+		if !w.events.ReceiveAsync(&ev) {
+			break
+		}
+		w.inbox = append(w.inbox, ev)
+	}
 	for _, ev := range w.inbox {
 		w.s.OnEvent(ev)
 	}
@@ -156,7 +166,8 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 			kept = append(kept, b)
 			continue
 		}
-		w.track(workflow.SignalExternalWorkflow(ctx, t.WorkflowID, "", OrdersSignal, b.Orders))
+		t.Unacked = append(t.Unacked, b.Orders...)
+		w.signal(ctx, t.ID, t.WorkflowID, b.Orders)
 	}
 	s.Outbox = kept
 	for _, id := range s.Deleting {
@@ -165,6 +176,19 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
 	}
 	s.Deleting = nil
+}
+
+// signal sends orders to a table, again while the signal fails (the table may be between two runs:
+// continue-as-new); the table applies each order once, whatever the repeats and their order. A
+// table that was told to close and has ended takes no more.
+func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []Order) {
+	w.sending++
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { w.sending--; w.wake = true }()
+		// A table that was told to close may be gone: a few attempts, then nothing is lost.
+		gone := func() bool { t := w.s.table(id); return t.Closing || t.Closed }
+		retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
+	})
 }
 
 func (w *tournamentWorkflow) track(f workflow.Future) {
@@ -255,28 +279,23 @@ func (w *tournamentWorkflow) allClosed() bool {
 	return true
 }
 
-// quiesce gets the run ready to continue as new: no handler running, no table starting, the news
-// that came taken in, everything decided sent and delivered.
-func (w *tournamentWorkflow) quiesce(ctx workflow.Context, events workflow.ReceiveChannel) error {
-	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) && w.busy == 0 }); err != nil {
-		return err
+// quiet: no handler is running, no table starting, no activity in flight.
+func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
+	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 {
+		return false
 	}
-	for {
-		var ev TableEvent
-		if !events.ReceiveAsync(&ev) {
-			break
+	for _, f := range w.pending {
+		if !f.IsReady() {
+			return false
 		}
-		w.inbox = append(w.inbox, ev)
 	}
-	w.process(ctx)
-	w.send(ctx)
-	if w.cancel != nil {
-		w.cancel()
-	}
-	return w.waitSent(ctx)
+	return true
 }
 
 func (w *tournamentWorkflow) waitSent(ctx workflow.Context) error {
+	if err := workflow.Await(ctx, func() bool { return w.sending == 0 }); err != nil {
+		return err
+	}
 	for _, f := range w.pending {
 		if err := f.Get(ctx, nil); err != nil {
 			var canceled *temporal.CanceledError

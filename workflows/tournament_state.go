@@ -112,9 +112,11 @@ type TableRecord struct {
 	// EventSeq is the last event taken; Early holds events that came before their turn.
 	EventSeq int          `json:"eventSeq"`
 	Early    []TableEvent `json:"early,omitempty"`
-	// Sent is the Seq of the last order sent, Acked the last the table applied.
-	Sent  int `json:"sent"`
-	Acked int `json:"acked"`
+	// Sent is the Seq of the last order sent, Acked the last the table applied; Unacked the orders
+	// signalled and not yet applied, sent again by a run that continues this one.
+	Sent    int     `json:"sent"`
+	Acked   int     `json:"acked"`
+	Unacked []Order `json:"unacked,omitempty"`
 	// Arriving are the players on their way here (seats kept for them).
 	Arriving  []Arrival `json:"arriving,omitempty"`
 	Held      bool      `json:"held,omitempty"`
@@ -138,13 +140,20 @@ type Arrival struct {
 }
 
 // HandForHandState is the bubble's play (R7): every table deals one hand of a round and waits.
+//
+// A simulation's tables deal many hands between reports, so there the floor slows them down as the
+// bubble nears (Approach: one hand a report) and deals in rounds from a few players before it
+// (Lockstep), so that it never passes the bubble between two reports; only the rounds dealt
+// within HandForHandBefore of the money are hand-for-hand for the places (Grouped).
 type HandForHandState struct {
-	On           bool                `json:"on,omitempty"`
+	On           bool                `json:"on,omitempty"`       // dealing in rounds
+	Approach     bool                `json:"approach,omitempty"` // tables told to report every hand
 	Round        int                 `json:"round,omitempty"`
 	Open         bool                `json:"open,omitempty"` // the round is being dealt
+	Grouped      bool                `json:"grouped,omitempty"`
 	Participants []floor.TableID     `json:"participants,omitempty"`
 	Group        []floor.Elimination `json:"group,omitempty"`
-	Rounds       int                 `json:"rounds,omitempty"` // rounds dealt
+	Rounds       int                 `json:"rounds,omitempty"` // hand-for-hand rounds dealt (grouped)
 }
 
 // SanctionRecord is a sanction given by the director: the floor's record once the table applied it.
@@ -428,7 +437,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 				p.Status, p.Stack, p.Leaving = Out, 0, false
 			}
 		}
-		if g.Round > 0 && s.HandForHand.Open && g.Round == s.HandForHand.Round {
+		if h := s.HandForHand; g.Round > 0 && h.Open && h.Grouped && g.Round == h.Round {
 			s.HandForHand.Group = append(s.HandForHand.Group, g.Eliminated...)
 		} else {
 			s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
@@ -484,6 +493,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	tr.Button, tr.BigBlind = ev.Button, ev.BigBlind
 	tr.Hand, tr.Hands, tr.Level = ev.Hand, ev.HandsPlayed, ev.Level
 	tr.Acked = max(tr.Acked, ev.Acked)
+	tr.Unacked = slices.DeleteFunc(tr.Unacked, func(o Order) bool { return o.Seq <= tr.Acked })
 	tr.RoundDone = max(tr.RoundDone, ev.HandForHand)
 	for i, id := range ev.Seats {
 		if id == "" {
@@ -597,6 +607,19 @@ func (s *TournamentState) view(t *TableRecord) floor.Table {
 	return ft
 }
 
+// resend queues again the orders signalled and not yet applied: a run that continued as new does
+// not know whether they arrived; a table applies each once.
+func (s *TournamentState) resend() {
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if len(t.Unacked) == 0 || t.Closed {
+			continue
+		}
+		s.Outbox = append(s.Outbox, TableOrders{Table: t.ID, Orders: t.Unacked})
+		t.Unacked = nil
+	}
+}
+
 // movesPending: a player is on the way from one table to another, or told to go. The floor plans
 // again only when every move it ordered is done, so that its view of the tables is theirs (less
 // the hands played since their last news, which only take players away).
@@ -626,8 +649,10 @@ func (s *TournamentState) Step(now time.Time) {
 		if len(h.Group) > 0 {
 			s.Busts = append(s.Busts, h.Group) // R7: one hand-for-hand round is one group
 		}
+		if h.Grouped {
+			h.Rounds++
+		}
 		h.Open, h.Group, h.Participants = false, nil, nil
-		h.Rounds++
 	}
 	if s.Left() <= 1 {
 		if len(h.Group) > 0 {
@@ -642,27 +667,64 @@ func (s *TournamentState) Step(now time.Time) {
 		s.plan()
 	}
 	s.hold()
-	if h.Open || s.movesPending() {
+	s.approachBubble()
+	if h.Open {
 		return
 	}
-	before := s.Spec.HandForHandBefore
-	want := before >= 0 && floor.HandForHand(s.Left(), len(s.Payouts.Prizes), before)
+	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
+	grouped := before >= 0 && floor.HandForHand(left, paid, before)
+	lockstep := grouped
+	if s.Spec.Simulation && before >= 0 && left > paid {
+		// Once in rounds, in rounds until the money (tables breaking shrink the margin).
+		lockstep = h.On || left <= paid+max(before, 1)+s.OpenTables()+2
+	}
 	switch {
-	case want:
-		h.On, h.Open = true, true
-		h.Round++
-		h.Participants = nil
-		for _, t := range s.Tables {
-			if t.Closed || t.Closing {
-				continue
-			}
-			h.Participants = append(h.Participants, t.ID)
-			s.order(t.ID, Order{HandForHand: &HandForHandOrder{Round: h.Round, Skip: t.Held}})
-		}
-	case h.On:
+	case lockstep && !h.On:
+		// A barrier first: every table stops when its hand ends, so that none deals on while the
+		// moves ordered are made.
+		h.On = true
+		s.openRound(false, true)
+	case lockstep && !s.movesPending():
+		s.openRound(grouped, false)
+	case !lockstep && h.On:
 		h.On = false
 		s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
 	}
+}
+
+// openRound starts a hand-for-hand round: each open table deals one hand and waits (R7); skip
+// makes it a barrier where no table deals.
+func (s *TournamentState) openRound(grouped, skip bool) {
+	h := &s.HandForHand
+	h.Open, h.Grouped = true, grouped
+	h.Round++
+	h.Participants = nil
+	for _, t := range s.Tables {
+		if t.Closed || t.Closing {
+			continue
+		}
+		h.Participants = append(h.Participants, t.ID)
+		s.order(t.ID, Order{HandForHand: &HandForHandOrder{Round: h.Round, Skip: skip || t.Held}})
+	}
+}
+
+// approachBubble has a simulation's tables report every hand near the bubble, and batches again
+// once in the money.
+func (s *TournamentState) approachBubble() {
+	if !s.Spec.Simulation || s.Spec.Batch <= 1 {
+		return
+	}
+	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
+	near := before >= 0 && left > paid && (s.HandForHand.Approach || left <= paid+max(before, 1)+4*s.OpenTables())
+	if near == s.HandForHand.Approach {
+		return
+	}
+	s.HandForHand.Approach = near
+	batch := s.Spec.Batch
+	if near {
+		batch = 1
+	}
+	s.broadcast(Order{Batch: &batch})
 }
 
 func (s *TournamentState) roundDone() bool {

@@ -1,0 +1,242 @@
+package workflows
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// floorSim plays a tournament through TournamentState and TableState alone, with no Temporal and
+// no engine: each "hand" moves chips between two players at a table and sometimes busts one. The
+// orders and events go through queues that deliver them late, out of order and twice, as signals
+// may be; tables report at random moments, as table processes do.
+type floorSim struct {
+	t      *testing.T
+	s      *TournamentState
+	tables map[floor.TableID]*simTable
+	rng    *rand.Rand
+	now    time.Time
+	events []TableEvent
+	orders []TableOrders
+	hands  int
+}
+
+type simTable struct {
+	st    *TableState
+	batch []table.HandResult
+}
+
+func newFloorSim(t *testing.T, spec TournamentSpec, seed uint64) *floorSim {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	s, err := newTournamentState("sim", spec, seed, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := &floorSim{t: t, s: s, tables: map[floor.TableID]*simTable{}, rng: rand.New(rand.NewPCG(seed, 7)), now: now}
+	sim.openTables()
+	return sim
+}
+
+func (f *floorSim) openTables() {
+	for _, id := range f.s.NewTables {
+		st := f.s.TableInput(id)
+		f.tables[id] = &simTable{st: &st}
+		f.s.table(id).Started = true
+	}
+	f.s.NewTables = nil
+}
+
+// flush takes the tournament's outbox into the delivery queue.
+func (f *floorSim) flush() {
+	f.openTables()
+	f.orders = append(f.orders, f.s.Outbox...)
+	f.s.Outbox = nil
+	f.s.Deleting = nil
+}
+
+// deliver hands some queued orders to their tables, in any order, some twice.
+func (f *floorSim) deliver() {
+	f.rng.Shuffle(len(f.orders), func(i, j int) { f.orders[i], f.orders[j] = f.orders[j], f.orders[i] })
+	n := f.rng.IntN(len(f.orders) + 1)
+	for _, b := range f.orders[:n] {
+		if t := f.tables[b.Table]; t != nil {
+			t.st.AddOrders(b.Orders)
+			if f.rng.IntN(10) == 0 {
+				t.st.AddOrders(b.Orders)
+			}
+		}
+	}
+	f.orders = f.orders[n:]
+}
+
+// report is one table's report: its hands since the last, then the orders, then what it does next.
+func (f *floorSim) report(t *simTable) {
+	var ev TableEvent
+	acked := t.st.Acked
+	if err := t.st.Clone().ApplyResults(t.batch, &TableEvent{}); err != nil {
+		f.t.Fatalf("table %d refused its own hands: %v", t.st.Number, err)
+	}
+	if err := t.st.ApplyResults(t.batch, &ev); err != nil {
+		f.t.Fatal(err)
+	}
+	t.batch = nil
+	t.st.ApplyOrders(&ev)
+	next := t.st.Next(&ev, true)
+	if next.Directive == table.Close {
+		ev.Closed = true
+	}
+	if t.st.Event(&ev, acked) {
+		f.events = append(f.events, ev)
+		if f.rng.IntN(20) == 0 {
+			f.events = append(f.events, ev) // a signal retried
+		}
+	}
+	if next.Directive == table.Close {
+		delete(f.tables, t.st.Number)
+		return
+	}
+	if next.Directive == table.Play {
+		for range next.Batch {
+			if !f.deal(t) {
+				break
+			}
+		}
+	}
+}
+
+// deal plays a made-up hand at t from its state as the last State gave it (with the hands of the
+// batch so far): a random pot between two players, all-in one time in five.
+func (f *floorSim) deal(t *simTable) bool {
+	seats := t.st.Seats
+	if len(t.batch) > 0 {
+		seats = nil
+		for _, s := range t.batch[len(t.batch)-1].End {
+			if s.Stack > 0 {
+				seats = append(seats, TableSeat{Seat: s.Seat, Player: s.Player, Stack: s.Stack})
+			}
+		}
+	}
+	if len(seats) < 2 {
+		return false
+	}
+	n := t.st.HandNumber + int64(len(t.batch)) + 1
+	r := table.HandResult{TableID: t.st.ID, HandNumber: n}
+	for _, s := range seats {
+		r.Start = append(r.Start, table.SeatStack{Seat: s.Seat, Player: s.Player, Stack: s.Stack})
+	}
+	r.End = slices.Clone(r.Start)
+	a, b := f.rng.IntN(len(seats)), f.rng.IntN(len(seats)-1)
+	if b >= a {
+		b++
+	}
+	amount := min(r.End[a].Stack, r.End[b].Stack, int64(1+f.rng.IntN(2000)))
+	if f.rng.IntN(5) == 0 {
+		amount = min(r.End[a].Stack, r.End[b].Stack)
+	}
+	r.End[a].Stack -= amount
+	r.End[b].Stack += amount
+	if r.End[a].Stack == 0 {
+		r.Eliminated = []engine.Elimination{{Seat: r.Start[a].Seat, ID: r.Start[a].Player, StartingStack: r.Start[a].Stack}}
+	}
+	bb := r.Start[int(n)%len(seats)].Seat
+	r.Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}
+	t.batch = append(t.batch, r)
+	f.hands++
+	return true
+}
+
+// step lets the tournament take some events, in any order.
+func (f *floorSim) step() {
+	f.rng.Shuffle(len(f.events), func(i, j int) { f.events[i], f.events[j] = f.events[j], f.events[i] })
+	n := f.rng.IntN(len(f.events) + 1)
+	for _, ev := range f.events[:n] {
+		f.s.OnEvent(ev)
+	}
+	f.events = f.events[n:]
+	f.now = f.now.Add(time.Second)
+	f.s.Step(f.now)
+	f.flush()
+}
+
+func (f *floorSim) run(maxSteps int) {
+	f.s.Step(f.now)
+	f.flush()
+	for k := 0; !f.s.Finished; k++ {
+		if k == maxSteps {
+			f.t.Fatalf("not finished after %d steps: %d left, %d tables, moves pending %v, h4h %+v",
+				k, f.s.Left(), f.s.OpenTables(), f.s.movesPending(), f.s.HandForHand)
+		}
+		f.deliver()
+		ids := make([]floor.TableID, 0, len(f.tables))
+		for id := range f.tables {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			if f.rng.IntN(3) > 0 {
+				f.report(f.tables[id])
+			}
+		}
+		f.step()
+		if len(f.s.ChipErrors) > 0 {
+			f.t.Fatalf("step %d: %v", k, f.s.ChipErrors)
+		}
+	}
+	// The tables close and say so.
+	for k := 0; len(f.tables) > 0 && k < 100; k++ {
+		f.deliver()
+		for _, t := range f.tables {
+			f.report(t)
+		}
+		for _, ev := range f.events {
+			f.s.OnEvent(ev)
+		}
+		f.events = nil
+	}
+}
+
+func simSpec(players int) TournamentSpec {
+	turbo, _ := floor.BuiltinStructure(floor.StructureTurbo)
+	return TournamentSpec{PlayerCount: players, TableSize: 9, Structure: turbo, Simulation: true, Batch: 10, BuyIn: 1000}
+}
+
+// TestFloorSimulation plays whole tournaments through the tournament's and the tables' decisions
+// with every delivery out of order: chips are conserved at every step (R1), every entry gets one
+// place (R5, R7), the prizes add up to the pool (R6), hand-for-hand is dealt on the bubble (R7).
+func TestFloorSimulation(t *testing.T) {
+	for _, players := range []int{2, 10, 27, 100, 250} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%d players seed %d", players, seed), func(t *testing.T) {
+				f := newFloorSim(t, simSpec(players), seed)
+				f.run(200000)
+				res, err := f.s.Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Places) != players {
+					t.Fatalf("%d places for %d players", len(res.Places), players)
+				}
+				var paid int64
+				for _, p := range res.Places {
+					paid += p.Prize
+				}
+				if paid != res.PrizePool {
+					t.Errorf("prizes %d, pool %d", paid, res.PrizePool)
+				}
+				if players >= 27 && res.HandForHandRounds == 0 {
+					t.Errorf("no hand-for-hand round")
+				}
+				if len(f.tables) > 0 {
+					t.Errorf("%d tables still open", len(f.tables))
+				}
+				t.Logf("%d hands, %d tables, %d hand-for-hand rounds", f.hands, res.Tables, res.HandForHandRounds)
+			})
+		}
+	}
+}
