@@ -58,10 +58,12 @@ func TestTournamentLarge(t *testing.T) {
 			select {
 			case <-done:
 				return
-			case <-time.After(5 * time.Second):
+			case <-time.After(3 * time.Second):
 			}
-			if p, err := tour.Progress(ctx); err == nil {
-				t.Logf("%v: %d left, %d tables, level %d, %d hands", time.Since(start).Round(time.Second), p.PlayersLeft, p.Tables, p.Level, p.HandsPlayed)
+			var s TournamentState
+			if err := tour.query(ctx, StateQuery, &s); err == nil {
+				s.reindex()
+				t.Logf("%v: %d left, %d tables, level %d, %d hands, moves pending %v, h4h on %v round %d", time.Since(start).Round(time.Second), s.Left(), s.OpenTables(), s.Period+1, s.HandsPlayed(), s.movesPending(), s.HandForHand.On, s.HandForHand.Round)
 			}
 		}
 	}()
@@ -72,7 +74,9 @@ func TestTournamentLarge(t *testing.T) {
 		dumpState(t, tour)
 		t.Fatal(err)
 	}
-	t.Logf("%d players: %d hands at %d tables in %v; winner %s", players, res.HandsPlayed, res.Tables, time.Since(start).Round(time.Millisecond), res.Places[0].Player)
+	runs, events := runsOf(ctx, t, c, tour.ID)
+	t.Logf("%d players: %d hands at %d tables in %v; winner %s; %d hand-for-hand rounds; the tournament ran %d times, %d events",
+		players, res.HandsPlayed, res.Tables, time.Since(start).Round(time.Millisecond), res.Places[0].Player, res.HandForHandRounds, runs, events)
 	if len(res.ChipErrors) > 0 || len(check.errs) > 0 || host.Err() != nil {
 		t.Errorf("errors: %v %v %v", res.ChipErrors, check.errs, host.Err())
 	}

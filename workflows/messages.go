@@ -28,7 +28,8 @@ type Order struct {
 	Level       *LevelOrder       `json:"level,omitempty"`
 	Pause       *bool             `json:"pause,omitempty"`
 	Hold        *bool             `json:"hold,omitempty"`
-	Batch       *int              `json:"batch,omitempty"` // hands between reports from now on
+	Batch       *int              `json:"batch,omitempty"`  // hands between reports from now on
+	Credit      *int64            `json:"credit,omitempty"` // the last hand the table may deal (a simulation)
 	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
 	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`

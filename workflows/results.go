@@ -47,22 +47,13 @@ func (s *TournamentState) Progress(now time.Time) Progress {
 	p := Progress{Name: s.Spec.Name, Entries: len(s.Field), PlayersLeft: s.Left(), Tables: s.OpenTables(),
 		HandsPlayed: s.HandsPlayed(), HandForHand: s.HandForHand.On, PrizePool: s.Payouts.Pool, Paid: len(s.Payouts.Prizes),
 		Finished: s.Finished, Paused: s.Paused}
-	if s.Spec.Simulation {
-		p.Level = s.Level(now)
-		for _, l := range s.Spec.handSchedule() {
-			if l.Number == p.Level {
-				p.Blinds = l.Level
-			}
-		}
-		return p
-	}
 	at := now
 	if s.Finished {
 		at = s.Ended
 	}
 	if cs, err := s.ClockAt(at); err == nil {
 		p.Level, p.Blinds, p.OnBreak = cs.Level, engineLevel(cs.Blinds), cs.OnBreak
-		if !cs.Final {
+		if !cs.Final && !s.Spec.Simulation {
 			p.NextLevelIn = cs.Remaining
 		}
 	}

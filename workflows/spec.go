@@ -159,22 +159,35 @@ func (s TournamentSpec) entries(entries, reEntries, rebuys int) floor.Entries {
 	return floor.Entries{Entries: entries, ReEntries: reEntries, Rebuys: rebuys, BuyIn: s.BuyIn, Fee: s.Fee}
 }
 
-// handSchedule is the blind schedule counted in hands for a simulation: each level lasts its
-// minutes at HandTime a hand (at least one hand); breaks are skipped.
-func (s TournamentSpec) handSchedule() []HandLevel {
-	var out []HandLevel
-	var until int64
+// clockStructure is the structure the clock runs: a simulation's has no breaks and no speed (its
+// clock is the tables' hands, HandTime each).
+func (s TournamentSpec) clockStructure() floor.Structure {
 	st := s.Structure
-	st.Speed = 0
-	for i, l := range st.Levels {
-		if l.Break {
-			continue
-		}
-		hands := max(int64(st.Duration(i)/s.HandTime), 1)
-		until += hands
-		out = append(out, HandLevel{Number: st.LevelNumber(i), Level: engineLevel(l), Until: until})
+	if !s.Simulation {
+		return st
 	}
-	return out
+	st.Speed = 0
+	st.Levels = nil
+	for _, l := range s.Structure.Levels {
+		if !l.Break {
+			l.ColorUp = nil
+			st.Levels = append(st.Levels, l)
+		}
+	}
+	return st
+}
+
+// handsPerLevel is the fewest hands a simulation's level lasts (at least one).
+func (s TournamentSpec) handsPerLevel() int {
+	least := 0
+	st := s.clockStructure()
+	for i := range st.Levels {
+		n := max(int(st.Duration(i)/s.HandTime), 1)
+		if least == 0 || n < least {
+			least = n
+		}
+	}
+	return max(least, 1)
 }
 
 func engineLevel(l floor.Level) engine.Level {

@@ -28,14 +28,15 @@ type TableState struct {
 	HandsPlayed   int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
 	Level         engine.Level `json:"level"`
 	LevelNumber   int          `json:"levelNumber"`
-	// Schedule, in a simulation, is the blind schedule by hands: the table moves its own level
-	// (B3: from the next hand) as it deals, and the tournament need not hear every hand.
-	Schedule []HandLevel `json:"schedule,omitempty"`
-	OnBreak  bool        `json:"onBreak,omitempty"`
-	Paused   bool        `json:"paused,omitempty"`
-	Held     bool        `json:"held,omitempty"`
+	OnBreak       bool         `json:"onBreak,omitempty"`
+	Paused        bool         `json:"paused,omitempty"`
+	Held          bool         `json:"held,omitempty"`
 	// Batch is the most hands the table plays between reports (1 in live play).
 	Batch int `json:"batch"`
+	// Credit, in a simulation, is the last hand the table may deal before the tournament has heard
+	// from it (0: no limit). It keeps the tables from running ahead of the floor's decisions when
+	// the machine is busy, and near the bubble makes them tell every hand.
+	Credit int64 `json:"credit,omitempty"`
 	// HandForHand is the hand-for-hand round the table may deal (0: not hand-for-hand);
 	// RoundPlayed the last round it dealt or skipped; RoundDealing the round of the hand the last
 	// State let it deal.
@@ -72,13 +73,6 @@ type TableSeat struct {
 	Away int `json:"away,omitempty"`
 }
 
-// HandLevel is a level of a blind schedule counted in hands: it plays up to hand Until.
-type HandLevel struct {
-	Number int          `json:"number"`
-	Level  engine.Level `json:"level"`
-	Until  int64        `json:"until"`
-}
-
 // ReportRequest is the argument of ReportUpdate.
 type ReportRequest struct {
 	Results []table.HandResult `json:"results"`
@@ -89,7 +83,6 @@ func (t *TableState) Clone() *TableState {
 	c := *t
 	c.Seats = slices.Clone(t.Seats)
 	c.Pending = slices.Clone(t.Pending)
-	c.Schedule = slices.Clone(t.Schedule)
 	return &c
 }
 
@@ -113,19 +106,6 @@ func (t *TableState) FloorTable() floor.Table {
 		ft.BigBlind = floor.Seat(t.Positions.BigBlind + 1)
 	}
 	return ft
-}
-
-// levelFor is the scheduled level of hand n, in a simulation.
-func (t *TableState) levelFor(n int64) (HandLevel, bool) {
-	if len(t.Schedule) == 0 {
-		return HandLevel{}, false
-	}
-	for _, l := range t.Schedule {
-		if n <= l.Until {
-			return l, true
-		}
-	}
-	return t.Schedule[len(t.Schedule)-1], true
 }
 
 // ApplyResults checks the results and applies the new ones (those after HandNumber) to the table,
@@ -216,9 +196,6 @@ func (t *TableState) applyResult(r *table.HandResult, ev *TableEvent) error {
 	}
 	if len(busted) > 0 {
 		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted})
-	}
-	if l, ok := t.levelFor(t.HandNumber + 1); ok {
-		t.Level, t.LevelNumber = l.Level, l.Number
 	}
 	return nil
 }
@@ -320,9 +297,7 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 	case o.MoveOut != nil:
 		t.moveOut(*o.MoveOut, ev)
 	case o.Level != nil:
-		if len(t.Schedule) == 0 {
-			t.Level, t.LevelNumber = o.Level.Level, o.Level.Number
-		}
+		t.Level, t.LevelNumber = o.Level.Level, o.Level.Number
 		t.OnBreak = o.Level.OnBreak
 	case o.Pause != nil:
 		t.Paused = *o.Pause
@@ -330,6 +305,8 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		t.Held = *o.Hold
 	case o.Batch != nil:
 		t.Batch = max(*o.Batch, 1)
+	case o.Credit != nil:
+		t.Credit = *o.Credit
 	case o.HandForHand != nil:
 		t.HandForHand, t.RoundSkip = o.HandForHand.Round, o.HandForHand.Skip
 		if t.HandForHand == 0 {
@@ -464,7 +441,8 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	case t.Closing:
 		st.Directive = table.Close
 		return st
-	case t.Paused || t.OnBreak || t.Held || t.dealers() < 2 || (t.HandForHand > 0 && t.RoundPlayed >= t.HandForHand):
+	case t.Paused || t.OnBreak || t.Held || t.dealers() < 2 || (t.HandForHand > 0 && t.RoundPlayed >= t.HandForHand) ||
+		(t.Credit > 0 && t.HandNumber >= t.Credit):
 		st.Directive = table.Wait
 		st.WaitFor = 0
 		if !canWait {
@@ -478,10 +456,10 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 		return st // R7: one hand, then wait for the other tables
 	}
 	batch := max(t.Batch, 1)
-	// A batch never crosses a change the table must make at an exact hand: the next level of the
-	// schedule (B3), the end of an exclusion (P2).
-	if l, ok := t.levelFor(t.HandNumber + 1); ok && l.Until > t.HandNumber && l != t.Schedule[len(t.Schedule)-1] {
-		batch = min(batch, int(l.Until-t.HandNumber))
+	// A batch never crosses the end of an exclusion, which the table must make at an exact hand (P2),
+	// nor the credit.
+	if t.Credit > 0 {
+		batch = min(batch, int(t.Credit-t.HandNumber))
 	}
 	for _, s := range t.Seats {
 		if s.Away > 0 {
@@ -497,7 +475,8 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 func (t *TableState) Event(ev *TableEvent, acked int) bool {
 	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys) > 0 ||
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
-		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery))
+		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
+		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) // out of credit
 	if !news {
 		return false
 	}

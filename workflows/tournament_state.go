@@ -24,6 +24,8 @@ type TournamentState struct {
 
 	Started time.Time `json:"started"` // when the clock started (B3)
 	Ended   time.Time `json:"ended,omitzero"`
+	// SimHands is a simulation's clock: the hands dealt at a table (the median), never going back.
+	SimHands int64 `json:"simHands,omitempty"`
 	// ClockEvents are the director's pauses, resumes and added time (floor.Clock reads them).
 	ClockEvents []floor.ClockEvent `json:"clockEvents,omitempty"`
 	// Period is the index of the period the tables were last told (-1: none yet).
@@ -66,11 +68,14 @@ type TableOrders struct {
 
 // LevelChange records when the tables were told a new period: the schedule as it was kept.
 type LevelChange struct {
+	// Period is the index of the period in the clock's structure (a simulation's has no breaks).
 	Period  int          `json:"period"`
 	Number  int          `json:"number"`
 	Level   engine.Level `json:"level"`
 	OnBreak bool         `json:"onBreak,omitempty"`
 	At      time.Time    `json:"at"`
+	// Hands is the median of the hands dealt at the tables then (a simulation's clock).
+	Hands int64 `json:"hands,omitempty"`
 }
 
 // PlayerStatus is where an entry is.
@@ -118,12 +123,14 @@ type TableRecord struct {
 	Acked   int     `json:"acked"`
 	Unacked []Order `json:"unacked,omitempty"`
 	// Arriving are the players on their way here (seats kept for them).
-	Arriving  []Arrival `json:"arriving,omitempty"`
-	Held      bool      `json:"held,omitempty"`
-	Breaking  bool      `json:"breaking,omitempty"`
-	Closing   bool      `json:"closing,omitempty"`
-	Closed    bool      `json:"closed,omitempty"`
-	RoundDone int       `json:"roundDone,omitempty"`
+	Arriving []Arrival `json:"arriving,omitempty"`
+	// Credit is the last hand the table may deal (a simulation's flow control).
+	Credit    int64 `json:"credit,omitempty"`
+	Held      bool  `json:"held,omitempty"`
+	Breaking  bool  `json:"breaking,omitempty"`
+	Closing   bool  `json:"closing,omitempty"`
+	Closed    bool  `json:"closed,omitempty"`
+	RoundDone int   `json:"roundDone,omitempty"`
 	// Started: the table's workflow and process were asked for.
 	Started bool `json:"started,omitempty"`
 }
@@ -300,18 +307,18 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 			st.Seats = append(st.Seats, TableSeat{Seat: i, Player: p, Stack: tr.Stacks[i], State: engine.Active})
 		}
 	}
-	if s.Spec.Simulation {
-		st.Schedule = s.Spec.handSchedule()
-		l, _ := st.levelFor(st.HandNumber + 1)
-		st.Level, st.LevelNumber = l.Level, l.Number
-	} else if s.Period >= 0 {
-		l := s.Spec.Structure.Levels[s.Period]
-		st.LevelNumber = s.Spec.Structure.LevelNumber(s.Period)
-		st.OnBreak = l.Break
+	if s.Period >= 0 {
+		st.LevelNumber = s.clock().LevelNumber(s.Period)
+		st.OnBreak = s.OnBreak
 		st.Level = engineLevel(s.blindsAt(s.Period))
 		st.Paused = s.Paused
 	} else {
 		st.Level, st.LevelNumber = engineLevel(s.blindsAt(0)), 1
+	}
+	if s.Spec.Simulation {
+		// The tournament's clock is the tables' hands, which they tell as their credit runs out.
+		tr.Credit = st.HandNumber + s.creditWindow()
+		st.Credit = tr.Credit
 	}
 	st.ReportedLevel = st.LevelNumber
 	return st
@@ -330,13 +337,17 @@ func (s *TournamentState) tableClockHands() int64 {
 	return most
 }
 
-// blindsAt is the blinds of period i, or of the level after it when it is a break.
+// blindsAt is the blinds of period i of the clock, or of the level after it when it is a break.
 func (s *TournamentState) blindsAt(i int) floor.Level {
-	for i < len(s.Spec.Structure.Levels)-1 && s.Spec.Structure.Levels[i].Break {
+	st := s.clock()
+	for i < len(st.Levels)-1 && st.Levels[i].Break {
 		i++
 	}
-	return s.Spec.Structure.Levels[i]
+	return st.Levels[i]
 }
+
+// clock is the structure the clock runs (see TournamentSpec.clockStructure).
+func (s *TournamentState) clock() floor.Structure { return s.Spec.clockStructure() }
 
 func (s *TournamentState) computePayouts() error {
 	p, err := floor.ComputePayouts(s.Entries, s.Spec.Payouts)
@@ -668,6 +679,7 @@ func (s *TournamentState) Step(now time.Time) {
 	}
 	s.hold()
 	s.approachBubble()
+	s.grantCredit()
 	if h.Open {
 		return
 	}
@@ -708,23 +720,44 @@ func (s *TournamentState) openRound(grouped, skip bool) {
 	}
 }
 
-// approachBubble has a simulation's tables report every hand near the bubble, and batches again
-// once in the money.
+// approachBubble notes when a simulation nears the bubble: from then on every table tells every
+// hand (creditWindow), so that the floor sees the bubble come.
 func (s *TournamentState) approachBubble() {
-	if !s.Spec.Simulation || s.Spec.Batch <= 1 {
-		return
-	}
 	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
-	near := before >= 0 && left > paid && (s.HandForHand.Approach || left <= paid+max(before, 1)+4*s.OpenTables())
-	if near == s.HandForHand.Approach {
+	s.HandForHand.Approach = s.Spec.Simulation && before >= 0 && left > paid &&
+		(s.HandForHand.Approach || left <= paid+max(before, 1)+4*s.OpenTables())
+}
+
+// creditBatches is the credit window in batches: wide enough that a table seldom waits for its
+// grant, narrow enough that the floor's view stays near the tables'.
+const creditBatches = 5
+
+// creditWindow is how many hands a simulation's table may deal beyond what the tournament has
+// heard: creditBatches batches, one hand near the bubble.
+func (s *TournamentState) creditWindow() int64 {
+	if s.HandForHand.Approach {
+		return 1
+	}
+	return int64(creditBatches * max(s.Spec.Batch, 1))
+}
+
+// grantCredit lets the tables of a simulation deal on, as far as the window from the last hand
+// they told of; the grant goes when half the window is used, so a table seldom waits for it.
+func (s *TournamentState) grantCredit() {
+	if !s.Spec.Simulation {
 		return
 	}
-	s.HandForHand.Approach = near
-	batch := s.Spec.Batch
-	if near {
-		batch = 1
+	w := s.creditWindow()
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		// Refill when half the window is used; shrink it when the window closes in (the bubble).
+		if t.Closed || t.Closing || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
+			continue
+		}
+		t.Credit = t.Hand + w
+		credit := t.Credit
+		s.order(t.ID, Order{Credit: &credit})
 	}
-	s.broadcast(Order{Batch: &batch})
 }
 
 func (s *TournamentState) roundDone() bool {
@@ -842,16 +875,39 @@ func (s *TournamentState) finish(now time.Time) {
 	}
 }
 
-// ClockAt is the published schedule's state at now (B3, R2).
+// ClockAt is the published schedule's state at now (B3, R2). In a simulation the clock is the
+// hands dealt: the median of the open tables' counts, HandTime each, pauses excepted.
 func (s *TournamentState) ClockAt(now time.Time) (floor.ClockState, error) {
+	if s.Spec.Simulation {
+		// The clock never goes back (tables closing move the median).
+		s.SimHands = max(s.SimHands, s.medianHands())
+		at := s.Started.Add(time.Duration(s.SimHands) * s.Spec.HandTime)
+		cs, err := floor.Clock(s.clock(), s.Started, nil, at)
+		cs.Paused = s.Paused
+		return cs, err
+	}
 	return floor.Clock(s.Spec.Structure, s.Started, s.ClockEvents, now)
 }
 
+// medianHands is the median of the hands dealt at the open tables, as they last told.
+func (s *TournamentState) medianHands() int64 {
+	var hands []int64
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing {
+			hands = append(hands, t.Hands)
+		}
+	}
+	if len(hands) == 0 {
+		return 0
+	}
+	slices.Sort(hands)
+	return hands[len(hands)/2]
+}
+
 // Tick tells the tables the period the clock is in, if it changed (B3: a new level applies from
-// the next hand at every table; a break starts at each table when its hand ends). A simulation's
-// tables keep their levels by hands.
+// the next hand at every table; a break starts at each table when its hand ends).
 func (s *TournamentState) Tick(now time.Time) {
-	if s.Spec.Simulation || s.Finished {
+	if s.Finished {
 		return
 	}
 	cs, err := s.ClockAt(now)
@@ -864,20 +920,12 @@ func (s *TournamentState) Tick(now time.Time) {
 	}
 	s.Period, s.OnBreak = cs.Period, cs.OnBreak
 	l := engineLevel(cs.Blinds)
-	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now})
+	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: s.SimHands})
 	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
 }
 
-// Level is the number of the level being played: the clock's, or in a simulation the furthest any
-// table has dealt to.
+// Level is the number of the level being played.
 func (s *TournamentState) Level(now time.Time) int {
-	if s.Spec.Simulation {
-		n := 1
-		for _, t := range s.Tables {
-			n = max(n, t.Level)
-		}
-		return n
-	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		return 0
