@@ -151,6 +151,35 @@ func (f *floorSim) deal(t *simTable) bool {
 	return true
 }
 
+// once is one round of the simulation: orders delivered, tables reporting, the tournament stepping.
+func (f *floorSim) once() {
+	f.deliver()
+	ids := make([]floor.TableID, 0, len(f.tables))
+	for id := range f.tables {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if f.rng.IntN(3) > 0 {
+			f.report(f.tables[id])
+		}
+	}
+	f.step()
+	if len(f.s.ChipErrors) > 0 {
+		f.t.Fatalf("%v", f.s.ChipErrors)
+	}
+}
+
+// until runs rounds until cond holds.
+func (f *floorSim) until(cond func() bool) {
+	for k := 0; !cond(); k++ {
+		if k == 100000 || f.s.Finished {
+			f.t.Fatalf("condition not reached (finished %v, %d left)", f.s.Finished, f.s.Left())
+		}
+		f.once()
+	}
+}
+
 // step lets the tournament take some events, in any order.
 func (f *floorSim) step() {
 	f.rng.Shuffle(len(f.events), func(i, j int) { f.events[i], f.events[j] = f.events[j], f.events[i] })
@@ -172,21 +201,7 @@ func (f *floorSim) run(maxSteps int) {
 			f.t.Fatalf("not finished after %d steps: %d left, %d tables, moves pending %v, h4h %+v",
 				k, f.s.Left(), f.s.OpenTables(), f.s.movesPending(), f.s.HandForHand)
 		}
-		f.deliver()
-		ids := make([]floor.TableID, 0, len(f.tables))
-		for id := range f.tables {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			if f.rng.IntN(3) > 0 {
-				f.report(f.tables[id])
-			}
-		}
-		f.step()
-		if len(f.s.ChipErrors) > 0 {
-			f.t.Fatalf("step %d: %v", k, f.s.ChipErrors)
-		}
+		f.once()
 	}
 	// The tables close and say so.
 	for k := 0; len(f.tables) > 0 && k < 100; k++ {

@@ -1,0 +1,265 @@
+package workflows
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+func ruleOf(err error) string {
+	var re *floor.RuleError
+	if errors.As(err, &re) {
+		return re.Rule
+	}
+	return ""
+}
+
+// TestLateRegistrationAndReEntry: entries are taken until the last level of late registration,
+// a busted player re-enters as a new entry up to the limit, and the prize pool grows with each (R1,
+// R6).
+func TestLateRegistrationAndReEntry(t *testing.T) {
+	spec := simSpec(40)
+	spec.LateRegistrationLevel, spec.ReEntries = 3, 1
+	f := newFloorSim(t, spec, 5)
+	pool := f.s.Payouts.Pool
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "p0001"}, f.now); err == nil {
+		t.Error("a player registered twice")
+	}
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "late"}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if id := f.s.Register(RegisterRequest{Player: "late"}); id != "late" {
+		t.Fatalf("registered as %q", id)
+	}
+	if f.s.Payouts.Pool != pool+spec.BuyIn-spec.Fee || f.s.Ledger.Entries != 41 {
+		t.Errorf("pool %d (was %d), %d entries", f.s.Payouts.Pool, pool, f.s.Ledger.Entries)
+	}
+	f.flush()
+	f.until(func() bool { p := f.s.player("late"); return p.Status == Seated && p.Table != 0 })
+
+	// R1: only a busted player re-enters.
+	if err := f.s.VerifyRegister(RegisterRequest{ReEntryOf: "late"}, f.now); ruleOf(err) != "R1" {
+		t.Errorf("re-entry while still in: %v", err)
+	}
+	var out string
+	f.until(func() bool {
+		for _, p := range f.s.Players {
+			if p.Status == Out && p.ID == p.Entrant {
+				out = p.ID
+				return true
+			}
+		}
+		return false
+	})
+	if f.s.Level(f.now) > 3 {
+		t.Skip("registration closed before anyone busted")
+	}
+	if err := f.s.VerifyRegister(RegisterRequest{ReEntryOf: out}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	id := f.s.Register(RegisterRequest{ReEntryOf: out})
+	if id != out+"#2" || f.s.Entries.ReEntries != 1 {
+		t.Errorf("re-entry %q, %d re-entries", id, f.s.Entries.ReEntries)
+	}
+	f.flush()
+	f.until(func() bool { return f.s.player(id).Status == Seated || f.s.player(id).Status == Out })
+	f.until(func() bool { return f.s.Level(f.now) > 3 || f.s.player(id).Status == Out })
+	if f.s.player(id).Status == Out && f.s.Level(f.now) <= 3 {
+		if err := f.s.VerifyRegister(RegisterRequest{ReEntryOf: out}, f.now); ruleOf(err) != "R1" {
+			t.Errorf("a second re-entry over the limit of 1: %v", err)
+		}
+	}
+	f.until(func() bool { return f.s.Level(f.now) > 3 })
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "too-late"}, f.now); ruleOf(err) != "R1" {
+		t.Errorf("registration after level 3: %v", err)
+	}
+	f.run(200000)
+	res, err := f.s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paid int64
+	for _, p := range res.Places {
+		paid += p.Prize
+	}
+	if len(res.Places) != len(f.s.Field) || paid != res.PrizePool {
+		t.Errorf("%d places for %d entries, %d paid of %d", len(res.Places), len(f.s.Field), paid, res.PrizePool)
+	}
+}
+
+// TestRebuy: a rebuy puts the chips in front of the player when his table's hand ends, the ledger
+// counts them, the pool grows, and the limit holds (R1, 003 r18).
+func TestRebuy(t *testing.T) {
+	spec := simSpec(20)
+	spec.Rebuys, spec.RebuyLevel = 1, 50
+	f := newFloorSim(t, spec, 9)
+	f.flush()
+	var who string
+	f.until(func() bool {
+		for _, p := range f.s.Players {
+			if p.Status == Seated && !p.Leaving && p.Stack < spec.Structure.StartingStack {
+				who = p.ID
+				return true
+			}
+		}
+		return false
+	})
+	pool := f.s.Payouts.Pool
+	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Rebuy(RebuyRequest{Player: who})
+	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); ruleOf(err) != "R1" {
+		t.Errorf("a second rebuy over the limit: %v", err)
+	}
+	if f.s.Payouts.Pool != pool+spec.BuyIn {
+		t.Errorf("pool %d, was %d", f.s.Payouts.Pool, pool)
+	}
+	f.flush()
+	f.until(func() bool { return f.s.Ledger.RebuyChips > 0 || f.s.player(who).Status == Out })
+	if f.s.Ledger.RebuyChips > 0 && f.s.Ledger.RebuyChips != spec.Structure.StartingStack {
+		t.Errorf("ledger rebuy chips %d", f.s.Ledger.RebuyChips)
+	}
+	f.run(200000) // every step checks the chips against the ledger
+}
+
+// TestDealAtTheFinalTable: an ICM deal approved by the director pays the players in it their
+// amounts whatever their places, and the prizes still add up to the pool (R6).
+func TestDealAtTheFinalTable(t *testing.T) {
+	f := newFloorSim(t, simSpec(30), 4)
+	f.flush()
+	f.until(func() bool { return f.s.Left() <= 3 })
+	terms := floor.DealTerms{Reserve: 100}
+	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms}); ruleOf(err) != "P6" {
+		t.Errorf("a deal with no approver: %v", err)
+	}
+	if err := f.s.VerifyDeal(DealRequest{Method: "split", ApprovedBy: "td"}); err == nil {
+		t.Error("an unknown deal method accepted")
+	}
+	q, err := f.s.Quote(terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}); err != nil {
+		t.Fatal(err)
+	}
+	d := f.s.MakeDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}, f.now)
+	var sum, prizes int64
+	for i := range d.Players {
+		sum += d.Amounts[i]
+		prizes += q.Prizes[i]
+	}
+	if sum != prizes-terms.Reserve {
+		t.Errorf("the deal shares %d of %d less the reserve %d", sum, prizes, terms.Reserve)
+	}
+	if err := f.s.VerifyDeal(DealRequest{Method: "chip-chop", ApprovedBy: "td"}); err == nil {
+		t.Error("a second deal accepted")
+	}
+	f.run(200000)
+	res, err := f.s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paid int64
+	for _, p := range res.Places {
+		paid += p.Prize
+		if k := indexOf(d.Players, p.Player); k >= 0 {
+			want := d.Amounts[k]
+			if p.Place == 1 {
+				want += terms.Reserve
+			}
+			if p.Prize != want {
+				t.Errorf("%s (place %d) paid %d, the deal says %d", p.Player, p.Place, p.Prize, want)
+			}
+		}
+	}
+	if paid != res.PrizePool {
+		t.Errorf("paid %d of %d", paid, res.PrizePool)
+	}
+}
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestSanctionRules: a sanction records who and why (P6), a repeat is heavier (P1), nothing follows
+// a disqualification (P4).
+func TestSanctionRules(t *testing.T) {
+	f := newFloorSim(t, simSpec(18), 2)
+	now := f.now
+	if err := f.s.VerifySanction(SanctionRequest{Player: "p0001", Kind: floor.Warning, Reason: "slow"}, now); ruleOf(err) != "P6" {
+		t.Errorf("no giver: %v", err)
+	}
+	if err := f.s.VerifySanction(SanctionRequest{Player: "nobody", Kind: floor.Warning, Reason: "x", By: "td"}, now); err == nil {
+		t.Error("a sanction on nobody")
+	}
+	warn := SanctionRequest{Player: "p0001", Kind: floor.Warning, Rule: "P7", Reason: "abuse", By: "td"}
+	if err := f.s.VerifySanction(warn, now); err != nil {
+		t.Fatal(err)
+	}
+	f.s.GiveSanction(warn, now)
+	if err := f.s.VerifySanction(warn, now); ruleOf(err) != "P1" {
+		t.Errorf("a second warning: %v", err)
+	}
+	excl := SanctionRequest{Player: "p0001", Kind: floor.Exclusion, Rounds: 1, Rule: "P7", Reason: "abuse again", By: "td"}
+	if err := f.s.VerifySanction(excl, now); err != nil {
+		t.Fatal(err)
+	}
+	dq := SanctionRequest{Player: "p0002", Kind: floor.Disqualification, Rule: "P7", Reason: "collusion", By: "td"}
+	f.s.GiveSanction(dq, now)
+	f.flush()
+	f.until(func() bool { return f.s.Sanctions[1].Applied })
+	if f.s.player("p0002").Status != Out || f.s.Ledger.Disqualified == 0 || f.s.Sanctions[1].Sanction.Chips != f.s.Ledger.Disqualified {
+		t.Errorf("disqualification: %+v, ledger %+v", f.s.Sanctions[1], f.s.Ledger)
+	}
+	if err := f.s.VerifySanction(SanctionRequest{Player: "p0002", Kind: floor.Warning, Reason: "x", By: "td"}, now); err == nil {
+		t.Error("a sanction after a disqualification")
+	}
+	if !f.s.Sanctions[0].Applied || f.s.Sanctions[0].Sanction.GivenBy != "td" || !strings.Contains(f.s.Sanctions[0].Sanction.Reason, "abuse") {
+		t.Errorf("warning record %+v", f.s.Sanctions[0])
+	}
+}
+
+// TestExclusionServedAcrossTables: an exclusion is counted in hands dealt at whatever table the
+// player sits (P2, P3): the hands left go with him when he moves.
+func TestExclusionServedAcrossTables(t *testing.T) {
+	src, dst := threePlayers(), threePlayers()
+	dst.ID, dst.Number = "t/table-002", 2
+	dst.Seats = []TableSeat{{Seat: 0, Player: "x", Stack: 1000}, {Seat: 1, Player: "y", Stack: 1000}}
+	var ev TableEvent
+	src.AddOrders([]Order{{Seq: 1, Sanction: &SanctionOrder{Ref: 0, Player: "b", Kind: floor.Exclusion, Rounds: 2}}})
+	src.ApplyOrders(&ev)
+	if a := ev.Sanctions[0]; a.Hands != 6 || a.PlayersAtTable != 3 || src.Seats[1].State != engine.Penalised {
+		t.Fatalf("applied %+v, seat %+v", a, src.Seats[1])
+	}
+	// Two hands at the first table, then b moves.
+	for n := int64(1); n <= 2; n++ {
+		h := hand(n, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000))
+		if err := src.ApplyResults([]table.HandResult{h}, &ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src.AddOrders([]Order{{Seq: 2, MoveOut: &MoveOutOrder{Ref: 1, Player: "b", To: 2, ToSeat: 3, Reason: floor.MoveBreak}}})
+	ev = TableEvent{}
+	src.ApplyOrders(&ev)
+	if len(ev.Out) != 1 || ev.Out[0].Away != 4 {
+		t.Fatalf("moved out %+v", ev.Out)
+	}
+	dst.AddOrders([]Order{{Seq: 1, Seat: &SeatOrder{Player: "b", Seat: 3, Stack: 1000, Away: ev.Out[0].Away, Reason: floor.MoveBreak}}})
+	dst.ApplyOrders(&ev)
+	if s := dst.Seats[dst.playerIndex("b")]; s.State != engine.Penalised || s.Away != 4 {
+		t.Fatalf("seated %+v", s)
+	}
+	if st := dst.Next(&ev, true); st.Batch != 1 {
+		t.Errorf("batch %d across the end of an exclusion", st.Batch)
+	}
+}
