@@ -177,19 +177,6 @@ func (s TournamentSpec) clockStructure() floor.Structure {
 	return st
 }
 
-// handsPerLevel is the fewest hands a simulation's level lasts (at least one).
-func (s TournamentSpec) handsPerLevel() int {
-	least := 0
-	st := s.clockStructure()
-	for i := range st.Levels {
-		n := max(int(st.Duration(i)/s.HandTime), 1)
-		if least == 0 || n < least {
-			least = n
-		}
-	}
-	return max(least, 1)
-}
-
 func engineLevel(l floor.Level) engine.Level {
 	return engine.Level{SmallBlind: l.SmallBlind, BigBlind: l.BigBlind, Ante: l.Ante}
 }
