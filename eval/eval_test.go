@@ -341,12 +341,39 @@ func TestEvaluateRejectsBadHands(t *testing.T) {
 	}
 }
 
-// The lookup tables stay within their budget, and building them is quick.
+// The lookup tables stay within their budget of 256 KB (read as 256,000 bytes, the stricter way),
+// and building them is quick.
 func TestTablesBudget(t *testing.T) {
-	if TablesSize > 256<<10 {
-		t.Errorf("lookup tables take %d bytes, budget 256 KiB", TablesSize)
+	if TablesSize > 256_000 {
+		t.Errorf("lookup tables take %d bytes, budget 256,000", TablesSize)
 	}
 	start := time.Now()
 	buildTables()
 	t.Logf("tables: %d bytes, rebuilt in %v", TablesSize, time.Since(start))
+}
+
+// The rank hash is perfect: every holding of five to seven cards has a slot of its own, inside the
+// table.
+func TestRankHashPerfect(t *testing.T) {
+	owner := make(map[uint32][13]uint8, rankTableSize)
+	var counts [13]uint8
+	for n := 5; n <= 7; n++ {
+		forEachRankMultiset(n, func(c *[13]uint8) {
+			var sum uint32
+			for r, k := range c {
+				sum += uint32(k) * rankKeys[r]
+			}
+			slot := rankSlot(sum)
+			if slot >= rankTableSize {
+				t.Fatalf("holding %v: slot %d outside the %d-entry table", *c, slot, rankTableSize)
+			}
+			if o, ok := owner[slot]; ok {
+				t.Fatalf("holdings %v and %v share slot %d", o, *c, slot)
+			}
+			owner[slot] = *c
+		}, &counts)
+	}
+	if len(owner) != 73_775 {
+		t.Errorf("%d holdings of five to seven cards, want 73,775", len(owner))
+	}
 }
