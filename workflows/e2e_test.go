@@ -235,31 +235,7 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 		t.Errorf("tables stopped with errors: %v", err)
 	}
 
-	// R5, R7: places 1 to 100, each once (shared places cover their range).
-	if len(res.Places) != 100 {
-		t.Fatalf("%d places, want 100", len(res.Places))
-	}
-	given := make([]int, 101)
-	var paid int64
-	for i, p := range res.Places {
-		paid += p.Prize
-		n := max(p.Shared, 1)
-		if i > 0 && p.Shared > 1 && res.Places[i-1].Place == p.Place {
-			continue // R7: the places a group shares are counted once
-		}
-		for k := p.Place; k < p.Place+n && k <= 100; k++ {
-			given[k]++
-		}
-	}
-	for k := 1; k <= 100; k++ {
-		if given[k] != 1 {
-			t.Errorf("place %d given %d times", k, given[k])
-		}
-	}
-	// R6: the prizes add up to the pool.
-	if want := int64(100) * (11000 - 1000); res.PrizePool != want || paid != res.PrizePool {
-		t.Errorf("prize pool %d (want %d), prizes paid %d", res.PrizePool, want, paid)
-	}
+	checkPlaces(t, res, 100, 100*(11000-1000))
 
 	// P2, P3: 2 rounds at a table of n are 2n hands, all dealt with the player away.
 	var ex, dqr *floor.Sanction
@@ -363,5 +339,34 @@ func runsOf(ctx context.Context, t *testing.T, c client.Client, id string) (runs
 			return runs, events
 		}
 		run = prev
+	}
+}
+
+// checkPlaces checks a finished tournament's places and prizes: places 1 to players, each given once
+// (players sharing places cover their range, R5, R7), and prizes adding up to the pool (R6).
+func checkPlaces(t *testing.T, res TournamentResult, players int, pool int64) {
+	t.Helper()
+	if len(res.Places) != players {
+		t.Fatalf("%d places, want %d", len(res.Places), players)
+	}
+	given := make([]int, players+1)
+	var paid int64
+	for i, p := range res.Places {
+		paid += p.Prize
+		n := max(p.Shared, 1)
+		if i > 0 && p.Shared > 1 && res.Places[i-1].Place == p.Place {
+			continue // R7: the places a group shares are counted once
+		}
+		for k := p.Place; k < p.Place+n && k <= players; k++ {
+			given[k]++
+		}
+	}
+	for k := 1; k <= players; k++ {
+		if given[k] != 1 {
+			t.Errorf("place %d given %d times", k, given[k])
+		}
+	}
+	if res.PrizePool != pool || paid != res.PrizePool {
+		t.Errorf("prize pool %d (want %d), prizes paid %d", res.PrizePool, pool, paid)
 	}
 }

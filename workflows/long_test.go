@@ -2,27 +2,31 @@ package workflows
 
 import (
 	"context"
-	"fmt"
-
 	"encoding/json"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
+	"fmt"
 	"os"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
-// TestTournamentLarge plays a large field at full speed on a real server, for the figures in the
-// README: POKERFLOOR_PLAYERS=1000 go test -run TestTournamentLarge -v ./workflows. With
+// TestTournamentLarge plays a field of 1,000 (POKERFLOOR_PLAYERS for another size) at full speed on
+// a real server, to the end: chips conserved at every hand, no error at any table. With
 // POKERFLOOR_TRACE=file every table event the tournament takes is written to file, a JSON line each.
 func TestTournamentLarge(t *testing.T) {
-	players, _ := strconv.Atoi(os.Getenv("POKERFLOOR_PLAYERS"))
-	if players == 0 {
-		t.Skip("set POKERFLOOR_PLAYERS to play a large field")
+	players := 1000
+	if v := os.Getenv("POKERFLOOR_PLAYERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 {
+			t.Fatalf("POKERFLOOR_PLAYERS=%q: expected a number of players, 2 or more", v)
+		}
+		players = n
 	}
 	if path := os.Getenv("POKERFLOOR_TRACE"); path != "" {
 		f, err := os.Create(path)
@@ -80,6 +84,7 @@ func TestTournamentLarge(t *testing.T) {
 	if len(res.ChipErrors) > 0 || len(check.errs) > 0 || host.Err() != nil {
 		t.Errorf("errors: %v %v %v", res.ChipErrors, check.errs, host.Err())
 	}
+	checkPlaces(t, res, players, int64(players)*spec.BuyIn)
 }
 
 // dumpState logs what holds a stalled tournament up.
