@@ -43,7 +43,7 @@ func main() {
 
 	keys := rankKeys()
 	sums := holdingSums(keys, 5, maxCards)
-	offsets, size := displace(sums, *rowBits, 2)
+	offsets, size := displace(sums, *rowBits)
 	if m := slices.Max(offsets) / 2; m > 0xffff {
 		log.Fatalf("%d row bits: an offset of %d does not fit 16 bits", *rowBits, m)
 	}
@@ -135,9 +135,9 @@ func holdingSums(keys []uint32, lo, hi int) []uint32 {
 }
 
 // displace packs the sums into one table, row by row (a row is the sums with the same low rowBits
-// bits), and returns each row's offset (added to a sum's high bits; a multiple of step) and the
-// table's size.
-func displace(sums []uint32, rowBits uint, step int) ([]uint32, int) {
+// bits), and returns each row's offset (added to a sum's high bits; always even, so that the
+// evaluator can store it halved) and the table's size.
+func displace(sums []uint32, rowBits uint) ([]uint32, int) {
 	nrows := 1 << rowBits
 	rows := make([][]uint32, nrows)
 	for _, s := range sums {
@@ -176,9 +176,9 @@ func displace(sums []uint32, rowBits uint, step int) ([]uint32, int) {
 		}
 		// The lowest column lands no lower than the first free slot.
 		d := max(firstFree-int(cols[0]), 0)
-		d += d % step
+		d += d & 1
 	fit:
-		for ; ; d += step {
+		for ; ; d += 2 {
 			for _, c := range cols {
 				if used[d+int(c)] {
 					continue fit
