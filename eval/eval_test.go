@@ -356,23 +356,16 @@ func TestTablesBudget(t *testing.T) {
 // table.
 func TestRankHashPerfect(t *testing.T) {
 	owner := make(map[uint32][13]uint8, rankTableSize)
-	var counts [13]uint8
-	for n := 5; n <= 7; n++ {
-		forEachRankMultiset(n, func(c *[13]uint8) {
-			var sum uint32
-			for r, k := range c {
-				sum += uint32(k) * rankKeys[r]
-			}
-			slot := rankSlot(sum)
-			if slot >= rankTableSize {
-				t.Fatalf("holding %v: slot %d outside the %d-entry table", *c, slot, rankTableSize)
-			}
-			if o, ok := owner[slot]; ok {
-				t.Fatalf("holdings %v and %v share slot %d", o, *c, slot)
-			}
-			owner[slot] = *c
-		}, &counts)
-	}
+	forEachHolding(func(c *[13]uint8, sum uint32) {
+		slot := rankSlot(sum)
+		if slot >= rankTableSize {
+			t.Fatalf("holding %v: slot %d outside the %d-entry table", *c, slot, rankTableSize)
+		}
+		if o, ok := owner[slot]; ok {
+			t.Fatalf("holdings %v and %v share slot %d", o, *c, slot)
+		}
+		owner[slot] = *c
+	})
 	if len(owner) != 73_775 {
 		t.Errorf("%d holdings of five to seven cards, want 73,775", len(owner))
 	}

@@ -67,6 +67,14 @@ func buildTables() {
 			cardKeys[c] = uint64(rankKeys[card.Rank()]) | 1<<(handSuitShift+4*uint(card.Suit()))
 		}
 	}
+	forEachHolding(func(c *[13]uint8, sum uint32) {
+		rankTable[rankSlot(sum)] = uint16(valueOfClass(classOfCounts(c, false)))
+	})
+}
+
+// forEachHolding calls f with every holding of five to seven cards' ranks (counts per rank) and its
+// rank-key sum.
+func forEachHolding(f func(counts *[13]uint8, sum uint32)) {
 	var counts [13]uint8
 	for n := 5; n <= 7; n++ {
 		forEachRankMultiset(n, func(c *[13]uint8) {
@@ -74,7 +82,7 @@ func buildTables() {
 			for r, k := range c {
 				sum += uint32(k) * rankKeys[r]
 			}
-			rankTable[rankSlot(sum)] = uint16(valueOfClass(classOfCounts(c, false)))
+			f(c, sum)
 		}, &counts)
 	}
 }
