@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/pokerfloor/pokerfloor/workflows"
 )
 
 // `pokerfloor run` plays a whole tournament in-process: the embedded Temporal server on a temporary
@@ -34,12 +32,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if strings.Contains(errOut, "pokerfloor:") {
 		t.Errorf("stderr has an error:\n%s", errOut)
 	}
-	var doc struct {
-		Places          []workflows.Place `json:"places"`
-		PrizePool       int64             `json:"prizePool"`
-		HandsPlayed     int64             `json:"handsPlayed"`
-		DurationSeconds float64           `json:"durationSeconds"`
-	}
+	var doc runReport
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
@@ -47,7 +40,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"places", "prizePool", "handsPlayed", "durationSeconds"} {
+	for _, key := range []string{"places", "prizePoolCents", "handsPlayed", "durationSeconds"} {
 		if _, ok := raw[key]; !ok {
 			t.Errorf("no %q in the document", key)
 		}
@@ -56,13 +49,13 @@ func TestRunEndToEnd(t *testing.T) {
 	var sum int64
 	paid := 0
 	for _, p := range doc.Places {
-		sum += p.Prize
-		if p.Prize > 0 {
+		sum += p.PrizeCents
+		if p.PrizeCents > 0 {
 			paid++
 		}
 	}
-	if sum != doc.PrizePool || doc.PrizePool != players*(localBuyIn-localFee) {
-		t.Errorf("prizes add up to %d, prize pool %d, want both %d", sum, doc.PrizePool, players*(localBuyIn-localFee))
+	if sum != doc.PrizePoolCents || doc.PrizePoolCents != players*(localBuyIn-localFee) {
+		t.Errorf("prizes add up to %d, prize pool %d, want both %d", sum, doc.PrizePoolCents, players*(localBuyIn-localFee))
 	}
 	if paid*10 < players {
 		t.Errorf("%d of %d paid, fewer than 10%%", paid, players)
@@ -75,7 +68,7 @@ func TestRunEndToEnd(t *testing.T) {
 
 // checkPlaces checks that places 1 to n are each given once, to n different players: k players
 // who share places p to p+k-1 are listed at place p, each with Shared k.
-func checkPlaces(t *testing.T, places []workflows.Place, n int) {
+func checkPlaces(t *testing.T, places []reportPlace, n int) {
 	t.Helper()
 	if len(places) != n {
 		t.Errorf("%d places, want %d", len(places), n)
@@ -88,7 +81,7 @@ func checkPlaces(t *testing.T, places []workflows.Place, n int) {
 		players[p.Player] = true
 	}
 	sorted := slices.Clone(places)
-	slices.SortStableFunc(sorted, func(a, b workflows.Place) int { return a.Place - b.Place })
+	slices.SortStableFunc(sorted, func(a, b reportPlace) int { return a.Place - b.Place })
 	next := 1
 	for i := 0; i < len(sorted); {
 		group := 1

@@ -1,18 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows"
 )
 
-// runTournament starts the runtime and the tournament, shows its progress on stderr while it plays,
-// and writes the results to stdout.
+// runTournament starts the runtime and the tournament (or resumes the one in the data dir), shows
+// its progress on stderr while it plays, writes the results to stdout and keeps them in the data
+// dir. A signal stops it in order: see interrupted.
 func runTournament(ctx context.Context, s runSettings, start startTournamentFunc, stdout, stderr io.Writer) error {
 	began := time.Now()
 	var logs io.Writer
@@ -25,7 +29,9 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	}
 	defer stop()
 
-	if !s.JSON || s.Verbose {
+	if s.Resume != "" {
+		announceResume(ctx, t, s, stderr)
+	} else if !s.JSON || s.Verbose {
 		fmt.Fprintf(stderr, "tournament %s: %d players, tables of %d, %s structure, speed %s, seed %d, data in %s\n",
 			t.ID(), s.Players, s.TableSize, s.Structure.Name, s.speedString(), s.Seed, s.DataDir)
 	}
@@ -40,6 +46,9 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	stopWatching()
 	<-watched
 	if err != nil {
+		if sig := interruption(ctx); sig != nil {
+			return interrupted(t, s, display, sig, stdout, stderr)
+		}
 		return fmt.Errorf("tournament %s: %w", t.ID(), err)
 	}
 	final := workflows.Progress{Entries: s.Players, PlayersLeft: 1, Tables: 1, HandsPlayed: res.HandsPlayed, Finished: true}
@@ -49,12 +58,24 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	display.Done(final)
 
 	report := newRunReport(t.ID(), s, res, time.Since(began))
-	write := writeTextReport
-	if s.JSON {
-		write = writeJSONReport
-	}
-	if err := write(stdout, report); err != nil {
+	var text strings.Builder
+	if err := writeTextReport(&text, report); err != nil {
 		return err
+	}
+	if s.JSON {
+		err = writeJSONReport(stdout, report)
+	} else {
+		_, err = io.WriteString(stdout, text.String())
+	}
+	if err != nil {
+		return err
+	}
+	dir, err := keepResults(s.DataDir, report, text.String())
+	if err != nil {
+		return fmt.Errorf("tournament %s: keeping the results: %w", t.ID(), err)
+	}
+	if !s.JSON || s.Verbose {
+		fmt.Fprintf(stderr, "results kept in %s (%s, %s)\n", dir, resultsFile, summaryFile)
 	}
 	if len(res.ChipErrors) > 0 {
 		return fmt.Errorf("tournament %s: chips were not conserved: %s", t.ID(), res.ChipErrors[0])
@@ -62,25 +83,61 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	return nil
 }
 
-// runReport is the result document: `--output json` writes it as it is, the text output shows the
-// same facts.
-type runReport struct {
-	TournamentID    string            `json:"tournamentId"`
-	Players         int               `json:"players"`
-	TableSize       int               `json:"tableSize"`
-	Structure       string            `json:"structure"`
-	Speed           string            `json:"speed"`
-	Seed            uint64            `json:"seed"`
-	Places          []workflows.Place `json:"places"`
-	PrizePool       int64             `json:"prizePool"`
-	HandsPlayed     int64             `json:"handsPlayed"`
-	DurationSeconds float64           `json:"durationSeconds"`
+// keepResults writes the results into the data dir, runs/<tournament>/, and forgets the tournament
+// in progress: the next run starts a new one.
+func keepResults(dataDir string, r runReport, text string) (string, error) {
+	dir := filepath.Join(dataDir, runsDir, r.TournamentID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var doc bytes.Buffer
+	if err := writeJSONReport(&doc, r); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, resultsFile), doc.Bytes()); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, summaryFile), []byte(text)); err != nil {
+		return "", err
+	}
+	return dir, clearSavedRun(dataDir)
 }
 
+// runReport is the result document: `--output json` writes it as it is, results.json in the data
+// dir keeps it, and the text output shows the same facts. Amounts are integer cents (1/100 of the
+// currency unit), as every field ending in Cents says; chip counts are chips.
+type runReport struct {
+	TournamentID    string        `json:"tournamentId"`
+	Players         int           `json:"players"`
+	TableSize       int           `json:"tableSize"`
+	Structure       string        `json:"structure"`
+	Speed           string        `json:"speed"`
+	Seed            uint64        `json:"seed"`
+	Currency        string        `json:"currency"`
+	BuyInCents      int64         `json:"buyInCents"`
+	FeeCents        int64         `json:"feeCents"`
+	PrizePoolCents  int64         `json:"prizePoolCents"`
+	Places          []reportPlace `json:"places"`
+	HandsPlayed     int64         `json:"handsPlayed"`
+	DurationSeconds float64       `json:"durationSeconds"`
+}
+
+// reportPlace is one place in the results; players who share places (R7) are listed at the first
+// of them, each with Shared, how many share.
+type reportPlace struct {
+	Place      int    `json:"place"`
+	Player     string `json:"player"`
+	Shared     int    `json:"shared,omitempty"`
+	PrizeCents int64  `json:"prizeCents"`
+}
+
+// localCurrency is the local run's currency, for the record: its amounts are in its cents.
+const localCurrency = "USD"
+
 func newRunReport(id string, s runSettings, r workflows.TournamentResult, took time.Duration) runReport {
-	places := r.Places
-	if places == nil {
-		places = []workflows.Place{}
+	places := make([]reportPlace, 0, len(r.Places))
+	for _, p := range r.Places {
+		places = append(places, reportPlace{Place: p.Place, Player: p.Player, Shared: p.Shared, PrizeCents: p.Prize})
 	}
 	return runReport{
 		TournamentID:    id,
@@ -89,8 +146,11 @@ func newRunReport(id string, s runSettings, r workflows.TournamentResult, took t
 		Structure:       s.Structure.Name,
 		Speed:           s.speedString(),
 		Seed:            s.Seed,
+		Currency:        localCurrency,
+		BuyInCents:      localBuyIn,
+		FeeCents:        localFee,
+		PrizePoolCents:  r.PrizePool,
 		Places:          places,
-		PrizePool:       r.PrizePool,
 		HandsPlayed:     r.HandsPlayed,
 		DurationSeconds: took.Round(time.Millisecond).Seconds(),
 	}
@@ -107,24 +167,24 @@ func writeJSONReport(w io.Writer, r runReport) error {
 func writeTextReport(w io.Writer, r runReport) error {
 	paid := 0
 	for _, p := range r.Places {
-		if p.Prize > 0 {
+		if p.PrizeCents > 0 {
 			paid++
 		}
 	}
 	// Place and prize right-aligned, the player left-aligned.
 	wPlace, wPlayer, wPrize := len("place"), len("player"), len("prize")
 	for _, p := range r.Places {
-		if p.Prize > 0 {
-			wPlace = max(wPlace, len(placeLabel(p)))
+		if p.PrizeCents > 0 {
+			wPlace = max(wPlace, len(placeLabel(p.Place, p.Shared)))
 			wPlayer = max(wPlayer, len(p.Player))
-			wPrize = max(wPrize, len(formatAmount(p.Prize)))
+			wPrize = max(wPrize, len(formatAmount(p.PrizeCents)))
 		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize")
 	for _, p := range r.Places {
-		if p.Prize > 0 {
-			fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, placeLabel(p), wPlayer, p.Player, wPrize, formatAmount(p.Prize))
+		if p.PrizeCents > 0 {
+			fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents))
 		}
 	}
 	fmt.Fprintf(&b, "\n%d players, %d paid (%.1f%%)", len(r.Places), paid, 100*float64(paid)/float64(max(len(r.Places), 1)))
@@ -132,7 +192,7 @@ func writeTextReport(w io.Writer, r runReport) error {
 		fmt.Fprintf(&b, "; places %d to %d win nothing", paid+1, len(r.Places))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "prize pool    %s\n", formatAmount(r.PrizePool))
+	fmt.Fprintf(&b, "prize pool    %s\n", formatAmount(r.PrizePoolCents))
 	fmt.Fprintf(&b, "hands played  %s\n", formatCount(r.HandsPlayed))
 	fmt.Fprintf(&b, "time taken    %s\n", time.Duration(r.DurationSeconds*float64(time.Second)).Round(100*time.Millisecond))
 	_, err := io.WriteString(w, b.String())
@@ -140,11 +200,11 @@ func writeTextReport(w io.Writer, r runReport) error {
 }
 
 // placeLabel is a place as the results show it: 3, or 3-4 for two players sharing places 3 and 4.
-func placeLabel(p workflows.Place) string {
-	if p.Shared > 1 {
-		return fmt.Sprintf("%d-%d", p.Place, p.Place+p.Shared-1)
+func placeLabel(place, shared int) string {
+	if shared > 1 {
+		return fmt.Sprintf("%d-%d", place, place+shared-1)
 	}
-	return fmt.Sprint(p.Place)
+	return fmt.Sprint(place)
 }
 
 // formatAmount writes an amount in minor units (cents) as currency: 123456 is 1,234.56.

@@ -40,7 +40,8 @@ func runSettingsFor(t *testing.T, args ...string) runSettings {
 }
 
 func TestRunDefaults(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", "/cache") // os.UserCacheDir on Linux
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Linux
 	s := runSettingsFor(t)
 	turbo, _ := floor.BuiltinStructure(floor.StructureTurbo)
 	switch {
@@ -52,8 +53,10 @@ func TestRunDefaults(t *testing.T) {
 		t.Errorf("speed: max %v, factor %d; want max", s.MaxSpeed, s.Structure.Speed)
 	case s.Seed == 0:
 		t.Error("no random seed drawn")
-	case s.DataDir != filepath.Join("/cache", "pokerfloor", "run"):
-		t.Errorf("data dir %q, want /cache/pokerfloor/run", s.DataDir)
+	case s.DataDir != filepath.Join(cache, "pokerfloor", "run"):
+		t.Errorf("data dir %q, want %s/pokerfloor/run", s.DataDir, cache)
+	case s.Fresh || s.HandHistories != "" || s.Resume != "":
+		t.Errorf("fresh %v, hand histories %q, resume %q; want none", s.Fresh, s.HandHistories, s.Resume)
 	}
 }
 
@@ -61,12 +64,13 @@ func TestRunDefaults(t *testing.T) {
 // defaults.
 func TestRunSettingsSources(t *testing.T) {
 	dir := t.TempDir()
+	fromConfig := filepath.Join(dir, "from-config")
 	cfg := filepath.Join(dir, "pokerfloor.yaml")
-	writeFile(t, cfg, "run:\n  players: 45\n  table-size: 6\n  speed: 30\n  seed: 11\n  output: json\n  data-dir: /from/config\n")
+	writeFile(t, cfg, "run:\n  players: 45\n  table-size: 6\n  speed: 30\n  seed: 11\n  output: json\n  data-dir: "+fromConfig+"\n")
 	t.Setenv("POKERFLOOR_RUN_TABLE_SIZE", "8")
 	t.Setenv("POKERFLOOR_RUN_SPEED", "120")
 	s := runSettingsFor(t, "--config", cfg, "--speed", "60", "--structure", "deep", "--verbose")
-	want := runSettings{Players: 45, TableSize: 8, Seed: 11, JSON: true, DataDir: "/from/config", Verbose: true}
+	want := runSettings{Players: 45, TableSize: 8, Seed: 11, JSON: true, DataDir: fromConfig, Verbose: true}
 	if s.Players != want.Players || s.TableSize != want.TableSize || s.Seed != want.Seed ||
 		s.JSON != want.JSON || s.DataDir != want.DataDir || s.Verbose != want.Verbose {
 		t.Errorf("settings %+v, want %+v", s, want)
@@ -165,7 +169,8 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 	}
 }
 
-// The JSON document has places (place, player, prize), prizePool, handsPlayed and durationSeconds.
+// The JSON document has places (place, player, prizeCents), prizePoolCents, handsPlayed and
+// durationSeconds: every amount is integer cents, and its name says so.
 func TestRunJSONReportShape(t *testing.T) {
 	r := newRunReport("t-1", runSettings{Players: 3, TableSize: 9, Seed: 5, Structure: floor.Structure{Name: "turbo"}, MaxSpeed: true},
 		workflows.TournamentResult{
@@ -181,8 +186,9 @@ func TestRunJSONReportShape(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, buf.String())
 	}
-	for key, want := range map[string]any{"prizePool": 30000.0, "handsPlayed": 57.0, "durationSeconds": 1.5,
-		"players": 3.0, "seed": 5.0, "tournamentId": "t-1", "structure": "turbo", "speed": "max"} {
+	for key, want := range map[string]any{"prizePoolCents": 30000.0, "handsPlayed": 57.0, "durationSeconds": 1.5,
+		"players": 3.0, "seed": 5.0, "tournamentId": "t-1", "structure": "turbo", "speed": "max",
+		"currency": "USD", "buyInCents": 11000.0, "feeCents": 1000.0} {
 		if doc[key] != want {
 			t.Errorf("%s = %v, want %v", key, doc[key], want)
 		}
@@ -192,7 +198,7 @@ func TestRunJSONReportShape(t *testing.T) {
 		t.Fatalf("places = %v", doc["places"])
 	}
 	first, _ := places[0].(map[string]any)
-	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prize": 21000.0}) {
+	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prizeCents": 21000.0}) {
 		t.Errorf("places[0] = %v", first)
 	}
 }
