@@ -70,6 +70,7 @@ func checkSection(cmd *cobra.Command, section map[string]any, path string, probl
 		known = append(known, name)
 	}
 	slices.Sort(known)
+	var unknown []string
 	for _, key := range sortedKeys(section) {
 		value := section[key]
 		full := key
@@ -89,17 +90,28 @@ func checkSection(cmd *cobra.Command, section map[string]any, path string, probl
 		if flags[key] {
 			continue
 		}
-		msg := "unknown key " + full
+		msg := full
 		if s := closest(key, known); s != "" {
+			if path != "" {
+				s = path + "." + s
+			}
 			msg += fmt.Sprintf(" (did you mean %s?)", s)
 		}
-		if path == "" {
-			msg += "; the file has one section per command: " + strings.Join(known, ", ")
-		} else {
-			msg += fmt.Sprintf("; %s takes %s", path, strings.Join(known, ", "))
-		}
-		*problems = append(*problems, msg)
+		unknown = append(unknown, msg)
 	}
+	if len(unknown) == 0 {
+		return
+	}
+	msg := "unknown key " + unknown[0]
+	if len(unknown) > 1 {
+		msg = "unknown keys " + strings.Join(unknown, ", ")
+	}
+	if path == "" {
+		msg += "; the file has one section per command: " + strings.Join(known, ", ")
+	} else {
+		msg += fmt.Sprintf("; %s takes %s", path, strings.Join(known, ", "))
+	}
+	*problems = append(*problems, msg)
 }
 
 // firstFlag names one of cmd's flags, for an example.

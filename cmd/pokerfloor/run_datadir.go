@@ -37,13 +37,10 @@ const (
 
 // checkDataDir makes sure dir is a folder this process can write, creating it if need be.
 func checkDataDir(dir string) error {
-	info, err := os.Stat(dir)
-	switch {
-	case err == nil && !info.IsDir():
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return usageErrorf("--data-dir %s is a file; expected a folder (created if missing)", dir)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return usageErrorf("--data-dir %s: %v", dir, errors.Unwrap(err))
 	}
+	// Any other problem (a file on the way, no permission) is MkdirAll's to name.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,14 +25,26 @@ func TestRunEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
+	dataDir := t.TempDir()
 	code := run(ctx, []string{"run", "--players", "20", "--speed", "max", "--output", "json",
-		"--seed", "42", "--data-dir", t.TempDir()}, &stdout, &stderr)
+		"--seed", "42", "--data-dir", dataDir, "--verbose"}, &stdout, &stderr)
 	out, errOut := stdout.String(), stderr.String()
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}
-	if strings.Contains(errOut, "pokerfloor:") {
-		t.Errorf("stderr has an error:\n%s", errOut)
+	// --verbose shows the server's, the worker's and the tables' logs: a normal run and its
+	// shutdown log nothing at error level (the server's, JSON; the SDK's and tables', text).
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(line, "pokerfloor: ") || strings.Contains(line, `"level":"error"`) || strings.Contains(line, "level=ERROR") {
+			t.Errorf("stderr has an error: %s", line)
+		}
+	}
+	kept, err := os.ReadFile(filepath.Join(dataDir, runsDir, doc0(t, out).TournamentID, resultsFile))
+	if err != nil || string(kept) != out {
+		t.Errorf("the data dir does not keep the results printed (%v)", err)
+	}
+	if saved, err := readSavedRun(dataDir); saved != nil || err != nil {
+		t.Errorf("a finished tournament is still recorded to resume: %+v, %v", saved, err)
 	}
 	var doc runReport
 	var raw map[string]json.RawMessage
@@ -64,6 +78,16 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Errorf("hands played %d, duration %vs", doc.HandsPlayed, doc.DurationSeconds)
 	}
 	t.Logf("%d hands in %.1fs, %d paid", doc.HandsPlayed, doc.DurationSeconds, paid)
+}
+
+// doc0 decodes the results document.
+func doc0(t *testing.T, out string) runReport {
+	t.Helper()
+	var r runReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("stdout is not the results: %v\n%s", err, out)
+	}
+	return r
 }
 
 // checkPlaces checks that places 1 to n are each given once, to n different players: k players

@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -97,6 +98,7 @@ func Start(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
+	opened(filepath.Join(opts.DataDir, DatabaseFile))
 	s, err := start(opts, unlock)
 	if err != nil {
 		unlock()
@@ -105,8 +107,29 @@ func Start(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// The server's SQLite plugin keeps each database's connection open for the life of the process,
+// even after the server stops, so a database this process has opened cannot be deleted and
+// started afresh: the old connection would still see the old tables. openedDBs remembers them.
+var (
+	openedMu  sync.Mutex
+	openedDBs = map[string]bool{}
+)
+
+func opened(path string) {
+	openedMu.Lock()
+	defer openedMu.Unlock()
+	openedDBs[path] = true
+}
+
 // removeDatabase deletes the SQLite database and its write-ahead log and shared-memory files.
 func removeDatabase(dir string) error {
+	path := filepath.Join(dir, DatabaseFile)
+	openedMu.Lock()
+	inUse := openedDBs[path]
+	openedMu.Unlock()
+	if inUse {
+		return fmt.Errorf("reset the database %s: this process has opened it, and the SQLite plugin keeps it open until the process ends", path)
+	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 		err := os.Remove(filepath.Join(dir, DatabaseFile+suffix))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
