@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/localtemporal"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
@@ -25,8 +26,9 @@ import (
 //	runs/<tournament>/results.json       each finished tournament's results (kept)
 //	runs/<tournament>/summary.txt        the same as text
 //
-// The database holds one tournament: a new one starts from an empty database, so the folder does not
-// grow with every run; the results of earlier ones stay in runs/ until removed.
+// The database holds one tournament at most: a new one starts from an empty database, and a
+// finished one's database is deleted once its results are kept, so the folder does not grow with
+// every run; the results of earlier ones stay in runs/ until removed.
 const (
 	currentRunFile = "current.json"
 	tablesFile     = "tables.jsonl"
@@ -34,6 +36,17 @@ const (
 	resultsFile    = "results.json"
 	summaryFile    = "summary.txt"
 )
+
+// stopServer stops the embedded server. Once the tournament has finished (its results are in
+// runs/, and nothing is left to resume) its database goes with it: that is most of the folder's
+// size, and nobody needs its workflows any more.
+func stopServer(srv *localtemporal.Server, dataDir string) {
+	if saved, err := readSavedRun(dataDir); saved == nil && err == nil {
+		_ = srv.Discard()
+		return
+	}
+	_ = srv.Stop()
+}
 
 // checkDataDir makes sure dir is a folder this process can write, creating it if need be.
 func checkDataDir(dir string) error {

@@ -43,9 +43,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err != nil || string(kept) != out {
 		t.Errorf("the data dir does not keep the results printed (%v)", err)
 	}
-	if saved, err := readSavedRun(dataDir); saved != nil || err != nil {
-		t.Errorf("a finished tournament is still recorded to resume: %+v, %v", saved, err)
-	}
+	checkFinishedDataDir(t, dataDir)
 	var doc runReport
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {

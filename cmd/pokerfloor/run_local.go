@@ -72,7 +72,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		host.Close() // tables first: they report through the worker's workflows
 		w.Stop()
 		c.Close()
-		_ = srv.Stop()
+		stopServer(srv, s.DataDir)
 		_ = recorder.Close()
 	}
 	if err := w.Start(); err != nil {

@@ -182,7 +182,8 @@ func runningWorkflows(t *testing.T, dataDir string) []string {
 
 // Ctrl-C ends the bar's line, says what happened and how to resume, prints the standings so far
 // and exits 130; the tournament and its tables stay in the data dir and nothing else. The same
-// command resumes it (and says so), and once it has finished nothing is left running.
+// command resumes it (and says so), and once it has finished nothing is left: no database, no
+// tournament to resume, only the results.
 func TestRunInterruptThenResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pokerfloor processes on a Temporal server")
@@ -238,12 +239,7 @@ func TestRunInterruptThenResume(t *testing.T) {
 	if !strings.Contains(c.stdout.String(), "300 players, 30 paid") {
 		t.Errorf("the resumed run's results:\n%s", c.stdout.String())
 	}
-	if running := runningWorkflows(t, dir); len(running) > 0 {
-		t.Errorf("still running after the end: %v", running)
-	}
-	if saved, _ := readSavedRun(dir); saved != nil {
-		t.Errorf("the data dir still has a tournament to resume after the end: %+v", saved)
-	}
+	checkFinishedDataDir(t, dir)
 }
 
 // rule D4: the kill test. A 500-player run is killed with SIGKILL at random points five times,
@@ -315,6 +311,22 @@ func TestRunResumesAfterKills(t *testing.T) {
 		t.Errorf("%s does not keep the results printed (%v)", resultsFile, err)
 	}
 	checkHistories(t, histories, doc.HandsPlayed)
+	checkFinishedDataDir(t, dir)
+}
+
+// checkFinishedDataDir checks that a data dir whose tournament has finished keeps its results and
+// nothing else: no database (its workflows all gone with it), no tournament to resume.
+func checkFinishedDataDir(t *testing.T, dir string) {
+	t.Helper()
+	for _, name := range []string{localtemporal.DatabaseFile, localtemporal.DatabaseFile + "-wal", currentRunFile, tablesFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still in the data dir after the end (%v)", name, err)
+		}
+	}
+	results, _ := filepath.Glob(filepath.Join(dir, runsDir, "*", resultsFile))
+	if len(results) != 1 {
+		t.Errorf("results files %v, want one", results)
+	}
 }
 
 // checkHistories checks that dir holds one PHH file for each of the hands played, no hand left

@@ -176,13 +176,21 @@ func announceResume(ctx context.Context, t tournament, s runSettings, w io.Write
 			t.ID(), s.Started.Local().Format(time.DateTime), s.Players, s.DataDir)
 		return
 	}
-	fmt.Fprintf(w, "resuming tournament %s (started %s): %s, %d of %d players left on %d tables, hands %d; data in %s (--fresh starts a new one)\n",
-		t.ID(), s.Started.Local().Format(time.DateTime), levelString(p), p.PlayersLeft, p.Entries, p.Tables, p.HandsPlayed, s.DataDir)
+	fmt.Fprintf(w, "resuming tournament %s (started %s): %s, %d of %d players left on %s, hands %d; data in %s (--fresh starts a new one)\n",
+		t.ID(), s.Started.Local().Format(time.DateTime), levelString(p), p.PlayersLeft, p.Entries, plural(p.Tables, "table"), p.HandsPlayed, s.DataDir)
 	if c, ok := t.(clockDirector); ok && p.Paused && !s.MaxSpeed {
 		if err := c.ResumeClock(ctx); err != nil {
 			fmt.Fprintf(w, "the clock stays paused: %v\n", err)
 		}
 	}
+}
+
+// plural is n things: 1 table, 5 tables.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // progressSoon asks for the progress until the worker answers: just after a start it may be

@@ -327,6 +327,21 @@ func (s *Server) Stop() error {
 	return err
 }
 
+// Discard stops the server like Stop and deletes its database before it releases the folder: for
+// a database whose workflows nobody needs any more (the local run's, once its results are kept
+// elsewhere). The process must not start a server on the folder again (see removeDatabase).
+func (s *Server) Discard() error {
+	s.logLevel.SetLevel(zapcore.FatalLevel)
+	err := s.srv.Stop()
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if rerr := os.Remove(s.dbPath + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = fmt.Errorf("delete the database: %w", rerr)
+		}
+	}
+	s.unlock()
+	return err
+}
+
 // freePorts returns n distinct loopback ports that were free a moment ago.
 func freePorts(n int) ([]int, error) {
 	ports := make([]int, 0, n)
