@@ -13,7 +13,8 @@ import (
 )
 
 // `pokerfloor run` plays a whole tournament in-process: the embedded Temporal server on a temporary
-// data folder, the worker, bot tables. Every place from 1 to 20 is given once (players who share
+// data folder, the worker, bot tables. Every hand is written as PHH and replays; the results are
+// kept in the data dir, and nothing else is. Every place from 1 to 20 is given once (players who share
 // places hold them together, R7), the prizes add up to the pool and at least 10% of the field is
 // paid (R6).
 func TestRunEndToEnd(t *testing.T) {
@@ -25,9 +26,9 @@ func TestRunEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
-	dataDir := t.TempDir()
+	dataDir, histories := t.TempDir(), filepath.Join(t.TempDir(), "hands")
 	code := run(ctx, []string{"run", "--players", "20", "--speed", "max", "--output", "json",
-		"--seed", "42", "--data-dir", dataDir, "--verbose"}, &stdout, &stderr)
+		"--seed", "42", "--data-dir", dataDir, "--verbose", "--hand-histories", histories}, &stdout, &stderr)
 	out, errOut := stdout.String(), stderr.String()
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
@@ -44,6 +45,7 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Errorf("the data dir does not keep the results printed (%v)", err)
 	}
 	checkFinishedDataDir(t, dataDir)
+	checkHistories(t, histories, doc0(t, out).HandsPlayed)
 	var doc runReport
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
