@@ -35,8 +35,12 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 			"and prints the places and prizes at the end.\n\n" +
 			"--speed compresses the clock: at 60 a 20-minute level lasts 20 seconds and each table deals a\n" +
 			"hand a second (a minute's play). max deals as fast as the machine can and counts the levels in\n" +
-			"hands instead (a hand for each minute of a level; no breaks).",
+			"hands instead (a hand for each minute of a level; no breaks).\n\n" +
+			"Ctrl-C stops the run (exit status 130) and prints the standings so far; the tournament stays in\n" +
+			"--data-dir, and the same command resumes it, after Ctrl-C or a kill (--fresh starts a new one\n" +
+			"instead). The results of each finished tournament are kept in --data-dir/runs/<tournament>/.",
 		Example: "  pokerfloor run\n" +
+			"  pokerfloor run --fresh --hand-histories hands/ && pokerfloor replay --check hands/\n" +
 			"  pokerfloor run --players 1000 --speed max --output json\n" +
 			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7",
 		Args: noArgs,

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -149,5 +151,81 @@ func TestStandingsText(t *testing.T) {
 		"3 players out, none in the money yet\n"
 	if b.String() != want {
 		t.Errorf("standings:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// fakeTournament is a tournament in memory for interrupted's test; it records the calls it gets.
+type fakeTournament struct {
+	calls     []string
+	standings []workflows.Standing
+}
+
+func (f *fakeTournament) ID() string { return "run-fake" }
+func (f *fakeTournament) Progress(context.Context) (workflows.Progress, error) {
+	f.calls = append(f.calls, "progress")
+	return workflows.Progress{Entries: 20, PlayersLeft: 2, Level: 6, Blinds: engine.Level{SmallBlind: 400, BigBlind: 800, Ante: 100}, HandsPlayed: 99}, nil
+}
+func (f *fakeTournament) Result(context.Context) (workflows.TournamentResult, error) {
+	return workflows.TournamentResult{}, errors.New("not used")
+}
+func (f *fakeTournament) SuspendTables() { f.calls = append(f.calls, "suspend") }
+func (f *fakeTournament) PauseClock(context.Context) error {
+	f.calls = append(f.calls, "pause")
+	return nil
+}
+func (f *fakeTournament) ResumeClock(context.Context) error {
+	f.calls = append(f.calls, "resume")
+	return nil
+}
+func (f *fakeTournament) Standings(context.Context) ([]workflows.Standing, error) {
+	f.calls = append(f.calls, "standings")
+	return f.standings, nil
+}
+
+type recordingDisplay struct{ interrupted bool }
+
+func (d *recordingDisplay) Update(workflows.Progress) {}
+func (d *recordingDisplay) Done(workflows.Progress)   {}
+func (d *recordingDisplay) Interrupt()                { d.interrupted = true }
+
+// An interrupted run ends the display's line, stops the tables before it reads the standings (the
+// hands in progress are void, D4), pauses a clock that runs (not at --speed max, where levels go by
+// hands), writes the standings (JSON with amounts in cents under --output json), and exits 130
+// saying how to resume.
+func TestInterruptedStopsInOrder(t *testing.T) {
+	for _, maxSpeed := range []bool{false, true} {
+		f := &fakeTournament{standings: []workflows.Standing{
+			{Player: "p03", Stack: 150000, Table: 1}, {Player: "p08", Stack: 50000, Table: 1},
+			{Player: "p01", Place: 3, Prize: 120050},
+		}}
+		d := &recordingDisplay{}
+		var out, errOut bytes.Buffer
+		s := runSettings{DataDir: "/data", JSON: true, MaxSpeed: maxSpeed}
+		err := interrupted(f, s, d, &interruptedError{sig: os.Interrupt}, &out, &errOut)
+		want := []string{"suspend", "pause", "progress", "standings"}
+		if maxSpeed {
+			want = []string{"suspend", "progress", "standings"}
+		}
+		if strings.Join(f.calls, " ") != strings.Join(want, " ") {
+			t.Errorf("max speed %v: calls %v, want %v", maxSpeed, f.calls, want)
+		}
+		if !d.interrupted {
+			t.Error("the display's line was not ended")
+		}
+		if code := exitCode(err); code != 130 {
+			t.Errorf("exit %d, want 130", code)
+		}
+		if msg := err.Error(); msg != `interrupted (interrupt): tournament run-fake is kept in /data at level 6 (400/800 ante 100) `+
+			`with 2 of 20 players left; run "pokerfloor run --data-dir /data" to resume it, or add --fresh to start a new one` {
+			t.Errorf("message %q", msg)
+		}
+		var doc standingsReport
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, out.String())
+		}
+		if !doc.Interrupted || doc.TournamentID != "run-fake" || len(doc.ChipCounts) != 2 || doc.ChipCounts[0].Chips != 150000 ||
+			len(doc.Places) != 1 || doc.Places[0].PrizeCents != 120050 || !strings.Contains(out.String(), `"prizeCents": 120050`) {
+			t.Errorf("standings document:\n%s", out.String())
+		}
 	}
 }
