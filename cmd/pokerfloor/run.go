@@ -113,6 +113,12 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			}
 		}
 	}
+	for _, key := range []string{"verbose", "fresh"} {
+		raw := strings.TrimSpace(fmt.Sprint(v.Get("run." + key)))
+		if _, err := strconv.ParseBool(raw); err != nil {
+			return s, usageErrorf("--%s %q: true or false", key, raw)
+		}
+	}
 	if s.Players < 2 || s.Players > maxRunPlayers {
 		return s, usageErrorf("--players %d: a tournament needs 2 to %d players", s.Players, maxRunPlayers)
 	}

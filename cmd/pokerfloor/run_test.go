@@ -116,6 +116,8 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 	writeFile(t, noExt, "{}")
 	cfg := filepath.Join(dir, "pokerfloor.yaml")
 	writeFile(t, cfg, "run:\n  table-size: 11\n")
+	wordsCfg := filepath.Join(dir, "words.toml")
+	writeFile(t, wordsCfg, "[run]\nplayers = \"many\"\n")
 
 	tests := []struct {
 		name string
@@ -145,6 +147,9 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 		{"env speed", map[string]string{"POKERFLOOR_RUN_SPEED": "slow"}, nil, `--speed "slow"`},
 		{"env output", map[string]string{"POKERFLOOR_RUN_OUTPUT": "xml"}, nil, `--output "xml"`},
 		{"config table size", nil, []string{"--config", cfg}, "--table-size 11"},
+		{"env verbose word", map[string]string{"POKERFLOOR_RUN_VERBOSE": "maybe"}, nil, `--verbose "maybe": true or false`},
+		{"env fresh word", map[string]string{"POKERFLOOR_RUN_FRESH": "please"}, nil, `--fresh "please": true or false`},
+		{"config players word", nil, []string{"--config", wordsCfg}, `--players "many" is not a whole number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
