@@ -193,7 +193,7 @@ func TestRunInterruptThenResume(t *testing.T) {
 	c := startChild(t, args...)
 	header := c.waitFor(t, startDeadline, "tournament run-")
 	id := strings.TrimSuffix(strings.Fields(header)[1], ":") // tournament run-...: 300 players, ...
-	time.Sleep(time.Second) // into the first levels; 300 players play for far longer than this
+	time.Sleep(time.Second)                                  // into the first levels; 300 players play for far longer than this
 	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
