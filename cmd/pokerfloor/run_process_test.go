@@ -192,8 +192,10 @@ func TestRunInterruptThenResume(t *testing.T) {
 	args := []string{"run", "--players", "300", "--speed", "max", "--seed", "9", "--data-dir", dir}
 	c := startChild(t, args...)
 	header := c.waitFor(t, startDeadline, "tournament run-")
-	id := strings.TrimSuffix(strings.Fields(header)[1], ":") // tournament run-...: 300 players, ...
-	time.Sleep(time.Second)                                  // into the first levels; 300 players play for far longer than this
+	// "tournament run-...: 300 players, ..."
+	id := strings.TrimSuffix(strings.Fields(header)[1], ":")
+	// Into the first levels: 300 players play for far longer than this.
+	time.Sleep(time.Second)
 	if err := c.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
