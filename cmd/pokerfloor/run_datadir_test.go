@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -226,6 +227,41 @@ func TestInterruptedStopsInOrder(t *testing.T) {
 		if !doc.Interrupted || doc.TournamentID != "run-fake" || len(doc.ChipCounts) != 2 || doc.ChipCounts[0].Chips != 150000 ||
 			len(doc.Places) != 1 || doc.Places[0].PrizeCents != 120050 || !strings.Contains(out.String(), `"prizeCents": 120050`) {
 			t.Errorf("standings document:\n%s", out.String())
+		}
+	}
+}
+
+// A signal while the run starts exits 128+signal with a line that says what is left: nothing to
+// resume for a new tournament, the tournament still there for a resume.
+func TestInterruptedWhileStarting(t *testing.T) {
+	dir := t.TempDir()
+	saved := startTournament
+	defer func() { startTournament = saved }()
+	startTournament = func(ctx context.Context, _ runSettings, _ io.Writer) (tournament, func(), error) {
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	}
+	for _, tt := range []struct {
+		resume bool
+		sig    os.Signal
+		code   int
+		want   string
+	}{
+		{false, os.Interrupt, 130, "pokerfloor: interrupted (interrupt) while starting: nothing to resume, the next run starts a new tournament\n"},
+		{true, syscall.SIGTERM, 143, "pokerfloor: interrupted (terminated) while resuming: tournament run-x stays in " + dir + "; the same command resumes it\n"},
+	} {
+		if tt.resume {
+			if err := writeSavedRun(dir, savedRun{TournamentID: "run-x", Settings: savedSettings{Players: 9, TableSize: 9}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(interruptedError{sig: tt.sig})
+		var out, errOut bytes.Buffer
+		code := run(ctx, []string{"run", "--data-dir", dir}, &out, &errOut)
+		lines := strings.SplitAfter(errOut.String(), "\n")
+		if code != tt.code || lines[len(lines)-2] != tt.want {
+			t.Errorf("exit %d, stderr %q; want %d and a last line %q", code, errOut.String(), tt.code, tt.want)
 		}
 	}
 }

@@ -24,6 +24,13 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 		logs = stderr
 	}
 	t, stop, err := start(ctx, s, logs)
+	if sig := interruption(ctx); err != nil && sig != nil {
+		if s.Resume != "" {
+			return &exitError{code: sig.exitStatus(), err: fmt.Errorf("%v while resuming: tournament %s stays in %s; the same command resumes it",
+				*sig, s.Resume, s.DataDir)}
+		}
+		return &exitError{code: sig.exitStatus(), err: fmt.Errorf("%v while starting: nothing to resume, the next run starts a new tournament", *sig)}
+	}
 	if err != nil {
 		return err
 	}
