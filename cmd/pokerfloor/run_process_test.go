@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -258,7 +259,13 @@ func TestRunResumesAfterKills(t *testing.T) {
 	histories := filepath.Join(t.TempDir(), "hands")
 	args := []string{"run", "--players", "500", "--speed", "max", "--seed", "21", "--data-dir", dir, "--hand-histories", histories}
 	seed := uint64(time.Now().UnixNano())
-	t.Logf("kill points drawn with seed %d", seed)
+	if env := os.Getenv("POKERFLOOR_KILL_SEED"); env != "" {
+		var err error
+		if seed, err = strconv.ParseUint(env, 10, 64); err != nil {
+			t.Fatalf("POKERFLOOR_KILL_SEED=%q: %v", env, err)
+		}
+	}
+	t.Logf("kill points drawn with seed %d (POKERFLOOR_KILL_SEED=%d draws them again)", seed, seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	id := ""
 	for kill := 1; kill <= 5; kill++ {
