@@ -38,6 +38,13 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded temporal server: %w", err)
 	}
+	if s.Resume == "" {
+		// The database is new: what the folder said of an earlier tournament no longer holds.
+		if err := clearSavedRun(s.DataDir); err != nil {
+			_ = srv.Stop()
+			return nil, nil, fmt.Errorf("data dir: %w", err)
+		}
+	}
 	if logs != nil {
 		fmt.Fprintf(logs, "temporal frontend at %s, namespace %s, database %s\n", srv.HostPort(), srv.Namespace(), srv.DatabasePath())
 	}
