@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	}
 	display.Done(final)
 
-	report := newRunReport(t.ID(), s, res, time.Since(began))
+	report := newRunReport(t.ID(), s, res, final, time.Since(began))
 	var text strings.Builder
 	if err := writeTextReport(&text, report); err != nil {
 		return err
@@ -114,19 +115,34 @@ func keepResults(dataDir string, r runReport, text string) (string, error) {
 // dir keeps it, and the text output shows the same facts. Amounts are integer cents (1/100 of the
 // currency unit), as every field ending in Cents says; chip counts are chips.
 type runReport struct {
-	TournamentID    string        `json:"tournamentId"`
-	Players         int           `json:"players"`
-	TableSize       int           `json:"tableSize"`
-	Structure       string        `json:"structure"`
-	Speed           string        `json:"speed"`
-	Seed            uint64        `json:"seed"`
-	Currency        string        `json:"currency"`
-	BuyInCents      int64         `json:"buyInCents"`
-	FeeCents        int64         `json:"feeCents"`
-	PrizePoolCents  int64         `json:"prizePoolCents"`
-	Places          []reportPlace `json:"places"`
-	HandsPlayed     int64         `json:"handsPlayed"`
-	DurationSeconds float64       `json:"durationSeconds"`
+	TournamentID   string        `json:"tournamentId"`
+	Players        int           `json:"players"`
+	TableSize      int           `json:"tableSize"`
+	Structure      string        `json:"structure"`
+	Speed          string        `json:"speed"`
+	Seed           uint64        `json:"seed"`
+	Currency       string        `json:"currency"`
+	Entries        int           `json:"entries"` // buy-ins paid: players, and re-entries where allowed
+	BuyInCents     int64         `json:"buyInCents"`
+	FeeCents       int64         `json:"feeCents"`  // of each buy-in, to the house
+	FeesCents      int64         `json:"feesCents"` // every entry's fee
+	PrizePoolCents int64         `json:"prizePoolCents"`
+	Places         []reportPlace `json:"places"`
+	TablesOpened   int           `json:"tablesOpened"`
+	// HandForHandRounds are the rounds dealt hand-for-hand on the bubble (R7).
+	HandForHandRounds int `json:"handForHandRounds"`
+	// EndedAtLevel is the level the last hand was dealt at, and EndedAtBlinds its blinds.
+	EndedAtLevel    int          `json:"endedAtLevel"`
+	EndedAtBlinds   reportBlinds `json:"endedAtBlinds"`
+	HandsPlayed     int64        `json:"handsPlayed"`
+	DurationSeconds float64      `json:"durationSeconds"`
+}
+
+// reportBlinds are a level's blinds and ante, in chips.
+type reportBlinds struct {
+	SmallBlind int64 `json:"smallBlind"`
+	BigBlind   int64 `json:"bigBlind"`
+	Ante       int64 `json:"ante,omitempty"`
 }
 
 // reportPlace is one place in the results; players who share places (R7) are listed at the first
@@ -136,30 +152,46 @@ type reportPlace struct {
 	Player     string `json:"player"`
 	Shared     int    `json:"shared,omitempty"`
 	PrizeCents int64  `json:"prizeCents"`
+	// PercentOfPool is the prize's share of the pool, to a hundredth of a percent.
+	PercentOfPool float64 `json:"percentOfPool,omitempty"`
 }
 
 // localCurrency is the local run's currency, for the record: its amounts are in its cents.
 const localCurrency = "USD"
 
-func newRunReport(id string, s runSettings, r workflows.TournamentResult, took time.Duration) runReport {
+func newRunReport(id string, s runSettings, r workflows.TournamentResult, final workflows.Progress, took time.Duration) runReport {
 	places := make([]reportPlace, 0, len(r.Places))
 	for _, p := range r.Places {
-		places = append(places, reportPlace{Place: p.Place, Player: p.Player, Shared: p.Shared, PrizeCents: p.Prize})
+		pl := reportPlace{Place: p.Place, Player: p.Player, Shared: p.Shared, PrizeCents: p.Prize}
+		if r.PrizePool > 0 && p.Prize > 0 {
+			pl.PercentOfPool = math.Round(10000*float64(p.Prize)/float64(r.PrizePool)) / 100
+		}
+		places = append(places, pl)
+	}
+	entries := r.Entries
+	if entries == 0 {
+		entries = s.Players
 	}
 	return runReport{
-		TournamentID:    id,
-		Players:         s.Players,
-		TableSize:       s.TableSize,
-		Structure:       s.Structure.Name,
-		Speed:           s.speedString(),
-		Seed:            s.Seed,
-		Currency:        localCurrency,
-		BuyInCents:      localBuyIn,
-		FeeCents:        localFee,
-		PrizePoolCents:  r.PrizePool,
-		Places:          places,
-		HandsPlayed:     r.HandsPlayed,
-		DurationSeconds: took.Round(time.Millisecond).Seconds(),
+		Entries:           entries,
+		FeesCents:         int64(entries) * localFee,
+		TablesOpened:      r.Tables,
+		HandForHandRounds: r.HandForHandRounds,
+		EndedAtLevel:      final.Level,
+		EndedAtBlinds:     reportBlinds{SmallBlind: final.Blinds.SmallBlind, BigBlind: final.Blinds.BigBlind, Ante: final.Blinds.Ante},
+		TournamentID:      id,
+		Players:           s.Players,
+		TableSize:         s.TableSize,
+		Structure:         s.Structure.Name,
+		Speed:             s.speedString(),
+		Seed:              s.Seed,
+		Currency:          localCurrency,
+		BuyInCents:        localBuyIn,
+		FeeCents:          localFee,
+		PrizePoolCents:    r.PrizePool,
+		Places:            places,
+		HandsPlayed:       r.HandsPlayed,
+		DurationSeconds:   took.Round(time.Millisecond).Seconds(),
 	}
 }
 
@@ -179,7 +211,7 @@ func writeTextReport(w io.Writer, r runReport) error {
 		}
 	}
 	// Place and prize right-aligned, the player left-aligned.
-	wPlace, wPlayer, wPrize := len("place"), len("player"), len("prize")
+	wPlace, wPlayer, wPrize, wShare := len("place"), len("player"), len("prize"), len("of pool")
 	for _, p := range r.Places {
 		if p.PrizeCents > 0 {
 			wPlace = max(wPlace, len(placeLabel(p.Place, p.Shared)))
@@ -188,10 +220,11 @@ func writeTextReport(w io.Writer, r runReport) error {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize")
+	fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize", wShare, "of pool")
 	for _, p := range r.Places {
 		if p.PrizeCents > 0 {
-			fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents))
+			fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents),
+				wShare, fmt.Sprintf("%.2f%%", p.PercentOfPool))
 		}
 	}
 	fmt.Fprintf(&b, "\n%d players, %d paid (%.1f%%)", len(r.Places), paid, 100*float64(paid)/float64(max(len(r.Places), 1)))
@@ -199,7 +232,20 @@ func writeTextReport(w io.Writer, r runReport) error {
 		fmt.Fprintf(&b, "; places %d to %d win nothing", paid+1, len(r.Places))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "prize pool    %s\n", formatAmount(r.PrizePoolCents))
+	fmt.Fprintf(&b, "prize pool    %s: %s entries at %s, fees %s\n", formatAmount(r.PrizePoolCents), formatCount(int64(r.Entries)),
+		formatAmount(r.BuyInCents), formatAmount(r.FeesCents))
+	fmt.Fprintf(&b, "tables        %s opened", formatCount(int64(r.TablesOpened)))
+	if r.HandForHandRounds > 0 {
+		fmt.Fprintf(&b, "; %d hand-for-hand rounds on the bubble", r.HandForHandRounds)
+	}
+	b.WriteString("\n")
+	if r.EndedAtLevel > 0 {
+		fmt.Fprintf(&b, "ended at      level %d (%d/%d", r.EndedAtLevel, r.EndedAtBlinds.SmallBlind, r.EndedAtBlinds.BigBlind)
+		if r.EndedAtBlinds.Ante > 0 {
+			fmt.Fprintf(&b, " ante %d", r.EndedAtBlinds.Ante)
+		}
+		b.WriteString(")\n")
+	}
 	fmt.Fprintf(&b, "hands played  %s\n", formatCount(r.HandsPlayed))
 	fmt.Fprintf(&b, "time taken    %s\n", time.Duration(r.DurationSeconds*float64(time.Second)).Round(100*time.Millisecond))
 	_, err := io.WriteString(w, b.String())

@@ -182,7 +182,9 @@ func TestRunJSONReportShape(t *testing.T) {
 			Places:      []workflows.Place{{Place: 1, Player: "p2", Prize: 21000}, {Place: 2, Player: "p3", Prize: 9000}, {Place: 3, Player: "p1"}},
 			PrizePool:   30000,
 			HandsPlayed: 57,
-		}, 1500*time.Millisecond)
+			Entries:     3,
+			Tables:      1,
+		}, workflows.Progress{Level: 4, Blinds: engine.Level{SmallBlind: 250, BigBlind: 500, Ante: 50}}, 1500*time.Millisecond)
 	var buf bytes.Buffer
 	if err := writeJSONReport(&buf, r); err != nil {
 		t.Fatal(err)
@@ -193,7 +195,8 @@ func TestRunJSONReportShape(t *testing.T) {
 	}
 	for key, want := range map[string]any{"prizePoolCents": 30000.0, "handsPlayed": 57.0, "durationSeconds": 1.5,
 		"players": 3.0, "seed": 5.0, "tournamentId": "t-1", "structure": "turbo", "speed": "max",
-		"currency": "USD", "buyInCents": 11000.0, "feeCents": 1000.0} {
+		"currency": "USD", "buyInCents": 11000.0, "feeCents": 1000.0, "feesCents": 3000.0, "entries": 3.0,
+		"tablesOpened": 1.0, "handForHandRounds": 0.0, "endedAtLevel": 4.0} {
 		if doc[key] != want {
 			t.Errorf("%s = %v, want %v", key, doc[key], want)
 		}
@@ -203,24 +206,27 @@ func TestRunJSONReportShape(t *testing.T) {
 		t.Fatalf("places = %v", doc["places"])
 	}
 	first, _ := places[0].(map[string]any)
-	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prizeCents": 21000.0}) {
+	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prizeCents": 21000.0, "percentOfPool": 70.0}) {
 		t.Errorf("places[0] = %v", first)
 	}
 }
 
 func TestRunTextReport(t *testing.T) {
 	r := newRunReport("t-1", runSettings{Players: 3},
-		workflows.TournamentResult{Places: []workflows.Place{{Place: 1, Player: "p2", Prize: 2100050}, {Place: 2, Player: "p3", Prize: 900000}, {Place: 3, Player: "p1"}}, PrizePool: 3000050, HandsPlayed: 12345},
-		61*time.Second)
+		workflows.TournamentResult{Places: []workflows.Place{{Place: 1, Player: "p2", Prize: 2100050}, {Place: 2, Player: "p3", Prize: 900000}, {Place: 3, Player: "p1"}},
+			PrizePool: 3000050, HandsPlayed: 12345, Tables: 1, HandForHandRounds: 2},
+		workflows.Progress{Level: 12, Blinds: engine.Level{SmallBlind: 1500, BigBlind: 3000, Ante: 400}}, 61*time.Second)
 	var buf bytes.Buffer
 	if err := writeTextReport(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	want := "place  player      prize\n" +
-		"    1  p2      21,000.50\n" +
-		"    2  p3       9,000.00\n" +
+	want := "place  player      prize  of pool\n" +
+		"    1  p2      21,000.50   70.00%\n" +
+		"    2  p3       9,000.00   30.00%\n" +
 		"\n3 players, 2 paid (66.7%); places 3 to 3 win nothing\n" +
-		"prize pool    30,000.50\n" +
+		"prize pool    30,000.50: 3 entries at 110.00, fees 30.00\n" +
+		"tables        1 opened; 2 hand-for-hand rounds on the bubble\n" +
+		"ended at      level 12 (1500/3000 ante 400)\n" +
 		"hands played  12,345\n" +
 		"time taken    1m1s\n"
 	if got := buf.String(); got != want {
