@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,6 +77,17 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 	if doc.HandsPlayed <= 0 || doc.DurationSeconds <= 0 {
 		t.Errorf("hands played %d, duration %vs", doc.HandsPlayed, doc.DurationSeconds)
+	}
+	// 20 players at tables of 9: three tables (R4 breaks them down to one); every entry's fee is
+	// counted, and the prizes' shares of the pool add up to 100% (to a hundredth each).
+	var share float64
+	for _, p := range doc.Places {
+		share += p.PercentOfPool
+	}
+	if doc.Entries != players || doc.FeesCents != players*localFee || doc.TablesOpened < 3 || doc.EndedAtLevel < 1 ||
+		doc.EndedAtBlinds.BigBlind <= 0 || math.Abs(share-100) > 0.01*float64(paid) {
+		t.Errorf("entries %d, fees %d, tables opened %d, ended at level %d %+v, shares add up to %.2f%%",
+			doc.Entries, doc.FeesCents, doc.TablesOpened, doc.EndedAtLevel, doc.EndedAtBlinds, share)
 	}
 	t.Logf("%d hands in %.1fs, %d paid", doc.HandsPlayed, doc.DurationSeconds, paid)
 }
