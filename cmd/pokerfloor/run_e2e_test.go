@@ -78,6 +78,9 @@ func TestRunEndToEnd(t *testing.T) {
 	if doc.HandsPlayed <= 0 || doc.DurationSeconds <= 0 {
 		t.Errorf("hands played %d, duration %vs", doc.HandsPlayed, doc.DurationSeconds)
 	}
+	if doc.ChipsInPlay != players*10000 || doc.ChipErrors == nil || len(doc.ChipErrors) > 0 {
+		t.Errorf("chips in play %d, want %d; chip errors %v (want [])", doc.ChipsInPlay, players*10000, doc.ChipErrors)
+	}
 	// 20 players at tables of 9: three tables (R4 breaks them down to one); every entry's fee is
 	// counted, and the prizes' shares of the pool add up to 100% (to a hundredth each).
 	var share float64

@@ -136,6 +136,11 @@ type runReport struct {
 	EndedAtBlinds   reportBlinds `json:"endedAtBlinds"`
 	HandsPlayed     int64        `json:"handsPlayed"`
 	DurationSeconds float64      `json:"durationSeconds"`
+	// ChipsInPlay is the chips the ledger says are in play (entries times the starting stack, plus
+	// rebuys, less disqualified chips); ChipErrors are the tournament's chip counts that found
+	// another sum, after any hand or step (none, or the run exits 1).
+	ChipsInPlay int64    `json:"chipsInPlay"`
+	ChipErrors  []string `json:"chipErrors"`
 }
 
 // reportBlinds are a level's blinds and ante, in chips.
@@ -178,6 +183,8 @@ func newRunReport(id string, s runSettings, r workflows.TournamentResult, final 
 		TablesOpened:      r.Tables,
 		HandForHandRounds: r.HandForHandRounds,
 		EndedAtLevel:      final.Level,
+		ChipsInPlay:       r.Ledger.Total(),
+		ChipErrors:        append([]string{}, r.ChipErrors...),
 		EndedAtBlinds:     reportBlinds{SmallBlind: final.Blinds.SmallBlind, BigBlind: final.Blinds.BigBlind, Ante: final.Blinds.Ante},
 		TournamentID:      id,
 		Players:           s.Players,

@@ -311,6 +311,11 @@ func TestRunResumesAfterKills(t *testing.T) {
 	if !slices.Equal(names, workflows.PlayerNames(players)) {
 		t.Errorf("the places are not given to the %d players who entered", players)
 	}
+	// Chips: the tournament counted them after every hand and step (none went missing or was
+	// made by the kills); 500 entries of the turbo's 10,000.
+	if doc.ChipsInPlay != players*10000 || len(doc.ChipErrors) > 0 {
+		t.Errorf("chips in play %d, want %d; chip errors %v", doc.ChipsInPlay, players*10000, doc.ChipErrors)
+	}
 	if sum != doc.PrizePoolCents || sum != players*(localBuyIn-localFee) {
 		t.Errorf("prizes add up to %d, pool %d, want %d", sum, doc.PrizePoolCents, players*(localBuyIn-localFee))
 	}
