@@ -3,8 +3,9 @@
 // and the table process join it as subcommands as they are built.
 //
 // Exit status: 0 on success, 2 for bad input (an unknown card, a duplicate, a wrong count, an unknown
-// flag or command, an unreadable config file), 1 for anything else. Every failure prints one line to
-// stderr.
+// flag or command, an unreadable config file or one with an unknown key, a bad value), 130 when
+// Ctrl-C (SIGINT) stopped it (143 for SIGTERM), 1 for anything else. Every failure prints one line
+// to stderr.
 package main
 
 import (
@@ -18,9 +19,20 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first Ctrl-C (or SIGTERM) lets the command stop in order and say so; a second one ends
+	// the process at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		cancel(interruptedError{sig: sig})
+		sig = <-signals
+		fmt.Fprintf(os.Stderr, "\npokerfloor: %v again: stopping at once\n", sig)
+		os.Exit(interruptedError{sig: sig}.exitStatus())
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(signals)
 	os.Exit(code)
 }
 
@@ -36,6 +48,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(stderr, "pokerfloor: %v\n", err)
+	var e *exitError
+	if ie := interruption(ctx); ie != nil && !errors.As(err, &e) {
+		return ie.exitStatus() // stopped by a signal before there was anything to keep
+	}
 	return exitCode(err)
 }
 

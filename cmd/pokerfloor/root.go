@@ -49,7 +49,7 @@ func newRootCommand() *cobra.Command {
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			bindFlags(v, cmd)
-			return readConfig(v)
+			return readConfig(v, cmd.Root())
 		},
 	}
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which SuggestionsFor does not apply itself
@@ -62,16 +62,20 @@ func newRootCommand() *cobra.Command {
 		newEquityCommand(v),
 		newReplayCommand(v),
 		newRunCommand(v, startTournament),
+		newStructureCommand(v),
 	)
 	return root
 }
 
 // readConfig loads the config file named by --config or POKERFLOOR_CONFIG, if any. A file that is named
-// but cannot be read is the caller's mistake.
-func readConfig(v *viper.Viper) error {
+// but cannot be read, or that has a key no command of root reads, is the caller's mistake.
+func readConfig(v *viper.Viper, root *cobra.Command) error {
 	file := v.GetString("config")
 	if file == "" {
 		return nil
+	}
+	if err := checkConfigKeys(file, root); err != nil {
+		return err
 	}
 	v.SetConfigFile(file)
 	if err := v.ReadInConfig(); err != nil {

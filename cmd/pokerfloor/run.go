@@ -1,18 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
-	"go.yaml.in/yaml/v3"
 )
 
 // Defaults of `pokerfloor run`, the ones `make run` uses.
@@ -37,14 +35,21 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 			"and prints the places and prizes at the end.\n\n" +
 			"--speed compresses the clock: at 60 a 20-minute level lasts 20 seconds and each table deals a\n" +
 			"hand a second (a minute's play). max deals as fast as the machine can and counts the levels in\n" +
-			"hands instead (a hand for each minute of a level; no breaks).",
+			"hands instead (a hand for each minute of a level; no breaks).\n\n" +
+			"Ctrl-C stops the run (exit status 130) and prints the standings so far; the tournament stays in\n" +
+			"--data-dir, and the same command resumes it, after Ctrl-C or a kill (--fresh starts a new one\n" +
+			"instead). The results of each finished tournament are kept in --data-dir/runs/<tournament>/.",
 		Example: "  pokerfloor run\n" +
+			"  pokerfloor run --fresh --hand-histories hands/ && pokerfloor replay --check hands/\n" +
 			"  pokerfloor run --players 1000 --speed max --output json\n" +
 			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := parseRunSettings(v)
 			if err != nil {
+				return err
+			}
+			if s, err = prepareRun(s, v.IsSet, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			return runTournament(cmd.Context(), s, start, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -58,7 +63,9 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.Uint64("seed", 0, "seed of the seat draw, the decks and the bots (default: random, printed)")
 	f.String("speed", defaultRunSpeed, "how much faster than real time the blind clock runs (60: a minute a second), or max")
 	f.String("output", "text", "results as text or json")
-	f.String("data-dir", "", "folder of the embedded Temporal server's SQLite database (default: pokerfloor/run under the user cache folder)")
+	f.String("data-dir", "", "folder of the tournament in progress (the embedded Temporal server's SQLite database) and of each finished one's results (default: pokerfloor/run under the user cache folder)")
+	f.Bool("fresh", false, "start a new tournament even if the data dir holds one that was interrupted (which is discarded)")
+	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
 	return cmd
 }
@@ -74,6 +81,14 @@ type runSettings struct {
 	JSON     bool
 	DataDir  string
 	Verbose  bool
+	// Fresh starts a new tournament even where DataDir holds one to resume.
+	Fresh bool
+	// HandHistories is the folder every hand is written to as PHH ("" for none).
+	HandHistories string
+	// Resume is the ID of the tournament in DataDir that this run resumes ("" for a new one), and
+	// Started when that tournament started; prepareRun sets them.
+	Resume  string
+	Started time.Time
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -85,6 +100,9 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 		Seed:      v.GetUint64("run.seed"),
 		DataDir:   v.GetString("run.data-dir"),
 		Verbose:   v.GetBool("run.verbose"),
+		Fresh:     v.GetBool("run.fresh"),
+
+		HandHistories: v.GetString("run.hand-histories"),
 	}
 	// Cast errors (a word where a number goes) surface as zeros from Get*: check the raw values.
 	for _, key := range []string{"players", "table-size", "seed"} {
@@ -93,6 +111,12 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			if _, err := strconv.ParseUint(raw, 10, 64); err != nil {
 				return s, usageErrorf("--%s %q is not a whole number", key, raw)
 			}
+		}
+	}
+	for _, key := range []string{"verbose", "fresh"} {
+		raw := strings.TrimSpace(fmt.Sprint(v.Get("run." + key)))
+		if _, err := strconv.ParseBool(raw); err != nil {
+			return s, usageErrorf("--%s %q: true or false", key, raw)
 		}
 	}
 	if s.Players < 2 || s.Players > maxRunPlayers {
@@ -133,60 +157,15 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			return s, err
 		}
 	}
-	return s, nil
-}
-
-// loadStructure returns the built-in structure called name, or else reads the file at that path,
-// decoding it by its extension.
-func loadStructure(name string) (floor.Structure, error) {
-	if name == "" {
-		return floor.Structure{}, usageErrorf("--structure is empty: one of %s, or a file", strings.Join(floor.StructureNames(), ", "))
+	if err := checkDataDir(s.DataDir); err != nil {
+		return s, err
 	}
-	if s, err := floor.BuiltinStructure(name); err == nil {
-		return s, nil
-	}
-	data, err := os.ReadFile(name)
-	if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
-		return floor.Structure{}, usageErrorf("--structure %q: no such built-in structure (%s) or file",
-			name, strings.Join(floor.StructureNames(), ", "))
-	}
-	if err != nil {
-		return floor.Structure{}, usageErrorf("--structure: %v", err)
-	}
-	var decode floor.Decoder
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
-	case ".json":
-		decode = floor.DecodeJSON
-	case ".yaml", ".yml":
-		decode = decodeYAML
-	case ".toml":
-		decode = decodeTOML
-	default:
-		return floor.Structure{}, usageErrorf("--structure %s: a structure file ends in .json, .yaml, .yml or .toml", name)
-	}
-	s, err := floor.ParseStructure(data, decode)
-	if err != nil {
-		// Validate joins every problem with newlines; the command's error is one line.
-		return floor.Structure{}, usageErrorf("--structure %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
-	}
-	if s.Name == "" {
-		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if s.HandHistories != "" {
+		if err := checkHistoryDir(s.HandHistories); err != nil {
+			return s, err
+		}
 	}
 	return s, nil
-}
-
-// decodeYAML is a strict YAML floor.Decoder: unknown fields are errors, as in DecodeJSON.
-func decodeYAML(data []byte, v any) error {
-	d := yaml.NewDecoder(strings.NewReader(string(data)))
-	d.KnownFields(true)
-	return d.Decode(v)
-}
-
-// decodeTOML is a strict TOML floor.Decoder.
-func decodeTOML(data []byte, v any) error {
-	d := toml.NewDecoder(strings.NewReader(string(data)))
-	d.DisallowUnknownFields()
-	return d.Decode(v)
 }
 
 // defaultDataDir is pokerfloor/run under the user's cache folder, or a new temporary folder where

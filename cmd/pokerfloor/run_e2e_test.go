@@ -4,16 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/pokerfloor/pokerfloor/workflows"
 )
 
 // `pokerfloor run` plays a whole tournament in-process: the embedded Temporal server on a temporary
-// data folder, the worker, bot tables. Every place from 1 to 20 is given once (players who share
+// data folder, the worker, bot tables. Every hand is written as PHH and replays; the results are
+// kept in the data dir, and nothing else is. Every place from 1 to 20 is given once (players who share
 // places hold them together, R7), the prizes add up to the pool and at least 10% of the field is
 // paid (R6).
 func TestRunEndToEnd(t *testing.T) {
@@ -25,21 +27,27 @@ func TestRunEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
+	dataDir, histories := t.TempDir(), filepath.Join(t.TempDir(), "hands")
 	code := run(ctx, []string{"run", "--players", "20", "--speed", "max", "--output", "json",
-		"--seed", "42", "--data-dir", t.TempDir()}, &stdout, &stderr)
+		"--seed", "42", "--data-dir", dataDir, "--verbose", "--hand-histories", histories}, &stdout, &stderr)
 	out, errOut := stdout.String(), stderr.String()
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}
-	if strings.Contains(errOut, "pokerfloor:") {
-		t.Errorf("stderr has an error:\n%s", errOut)
+	// --verbose shows the server's, the worker's and the tables' logs: a normal run and its
+	// shutdown log nothing at error level (the server's, JSON; the SDK's and tables', text).
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(line, "pokerfloor: ") || strings.Contains(line, `"level":"error"`) || strings.Contains(line, "level=ERROR") {
+			t.Errorf("stderr has an error: %s", line)
+		}
 	}
-	var doc struct {
-		Places          []workflows.Place `json:"places"`
-		PrizePool       int64             `json:"prizePool"`
-		HandsPlayed     int64             `json:"handsPlayed"`
-		DurationSeconds float64           `json:"durationSeconds"`
+	kept, err := os.ReadFile(filepath.Join(dataDir, runsDir, doc0(t, out).TournamentID, resultsFile))
+	if err != nil || string(kept) != out {
+		t.Errorf("the data dir does not keep the results printed (%v)", err)
 	}
+	checkFinishedDataDir(t, dataDir)
+	checkHistories(t, histories, doc0(t, out).HandsPlayed)
+	var doc runReport
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
@@ -47,7 +55,7 @@ func TestRunEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"places", "prizePool", "handsPlayed", "durationSeconds"} {
+	for _, key := range []string{"places", "prizePoolCents", "handsPlayed", "durationSeconds"} {
 		if _, ok := raw[key]; !ok {
 			t.Errorf("no %q in the document", key)
 		}
@@ -56,13 +64,13 @@ func TestRunEndToEnd(t *testing.T) {
 	var sum int64
 	paid := 0
 	for _, p := range doc.Places {
-		sum += p.Prize
-		if p.Prize > 0 {
+		sum += p.PrizeCents
+		if p.PrizeCents > 0 {
 			paid++
 		}
 	}
-	if sum != doc.PrizePool || doc.PrizePool != players*(localBuyIn-localFee) {
-		t.Errorf("prizes add up to %d, prize pool %d, want both %d", sum, doc.PrizePool, players*(localBuyIn-localFee))
+	if sum != doc.PrizePoolCents || doc.PrizePoolCents != players*(localBuyIn-localFee) {
+		t.Errorf("prizes add up to %d, prize pool %d, want both %d", sum, doc.PrizePoolCents, players*(localBuyIn-localFee))
 	}
 	if paid*10 < players {
 		t.Errorf("%d of %d paid, fewer than 10%%", paid, players)
@@ -70,12 +78,36 @@ func TestRunEndToEnd(t *testing.T) {
 	if doc.HandsPlayed <= 0 || doc.DurationSeconds <= 0 {
 		t.Errorf("hands played %d, duration %vs", doc.HandsPlayed, doc.DurationSeconds)
 	}
+	if doc.ChipsInPlay != players*10000 || doc.ChipErrors == nil || len(doc.ChipErrors) > 0 {
+		t.Errorf("chips in play %d, want %d; chip errors %v (want [])", doc.ChipsInPlay, players*10000, doc.ChipErrors)
+	}
+	// 20 players at tables of 9: three tables (R4 breaks them down to one); every entry's fee is
+	// counted, and the prizes' shares of the pool add up to 100% (to a hundredth each).
+	var share float64
+	for _, p := range doc.Places {
+		share += p.PercentOfPool
+	}
+	if doc.Entries != players || doc.FeesCents != players*localFee || doc.TablesOpened < 3 || doc.EndedAtLevel < 1 ||
+		doc.EndedAtBlinds.BigBlind <= 0 || math.Abs(share-100) > 0.01*float64(paid) {
+		t.Errorf("entries %d, fees %d, tables opened %d, ended at level %d %+v, shares add up to %.2f%%",
+			doc.Entries, doc.FeesCents, doc.TablesOpened, doc.EndedAtLevel, doc.EndedAtBlinds, share)
+	}
 	t.Logf("%d hands in %.1fs, %d paid", doc.HandsPlayed, doc.DurationSeconds, paid)
+}
+
+// doc0 decodes the results document.
+func doc0(t *testing.T, out string) runReport {
+	t.Helper()
+	var r runReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("stdout is not the results: %v\n%s", err, out)
+	}
+	return r
 }
 
 // checkPlaces checks that places 1 to n are each given once, to n different players: k players
 // who share places p to p+k-1 are listed at place p, each with Shared k.
-func checkPlaces(t *testing.T, places []workflows.Place, n int) {
+func checkPlaces(t *testing.T, places []reportPlace, n int) {
 	t.Helper()
 	if len(places) != n {
 		t.Errorf("%d places, want %d", len(places), n)
@@ -88,7 +120,7 @@ func checkPlaces(t *testing.T, places []workflows.Place, n int) {
 		players[p.Player] = true
 	}
 	sorted := slices.Clone(places)
-	slices.SortStableFunc(sorted, func(a, b workflows.Place) int { return a.Place - b.Place })
+	slices.SortStableFunc(sorted, func(a, b reportPlace) int { return a.Place - b.Place })
 	next := 1
 	for i := 0; i < len(sorted); {
 		group := 1

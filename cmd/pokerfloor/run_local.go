@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/localtemporal"
 	"github.com/pokerfloor/pokerfloor/engine/table"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -30,11 +28,22 @@ const (
 var startTournament startTournamentFunc = startLocalTournament
 
 // startLocalTournament starts the embedded Temporal server on s.DataDir, the in-process tables, a
-// worker with the tournament workflows and activities, and the tournament itself.
+// worker with the tournament workflows and activities, and the tournament itself, or takes up the
+// one s.Resume names (run_resume.go). A new tournament starts from an empty database.
 func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (tournament, func(), error) {
-	srv, err := localtemporal.Start(localtemporal.Options{DataDir: s.DataDir, Log: logs})
+	srv, err := localtemporal.Start(localtemporal.Options{DataDir: s.DataDir, Log: logs, Reset: s.Resume == ""})
+	if inUse := (*localtemporal.InUseError)(nil); errors.As(err, &inUse) {
+		return nil, nil, usageErrorf("--data-dir %s is in use by another pokerfloor run: wait for it, or give another folder", s.DataDir)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded temporal server: %w", err)
+	}
+	if s.Resume == "" {
+		// The database is new: what the folder said of an earlier tournament no longer holds.
+		if err := clearSavedRun(s.DataDir); err != nil {
+			_ = srv.Stop()
+			return nil, nil, fmt.Errorf("data dir: %w", err)
+		}
 	}
 	if logs != nil {
 		fmt.Fprintf(logs, "temporal frontend at %s, namespace %s, database %s\n", srv.HostPort(), srv.Namespace(), srv.DatabasePath())
@@ -52,22 +61,38 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 	if !s.MaxSpeed {
 		controller = newPacedController(controller, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
 	}
-	host := workflows.NewLocalTableHost(controller, workflows.BotTables(tableLog))
+	tables := workflows.BotTables(tableLog)
+	if s.HandHistories != "" {
+		controller = &historyController{inner: controller, dir: s.HandHistories, log: discardIfNil(tableLog)}
+		tables = historyTables(tableLog)
+	}
+	host := workflows.NewLocalTableHost(controller, tables)
+	recorder, err := newRecordingHost(host, s.DataDir)
+	if err != nil {
+		c.Close()
+		_ = srv.Stop()
+		return nil, nil, err
+	}
 	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, host)
+	workflows.Register(w, recorder)
 	stop := func() {
 		host.Close() // tables first: they report through the worker's workflows
 		w.Stop()
 		c.Close()
-		_ = srv.Stop()
-	}
-	if err := abandonEarlierRuns(ctx, c); err != nil {
-		stop()
-		return nil, nil, err
+		stopServer(srv, s.DataDir)
+		_ = recorder.Close()
 	}
 	if err := w.Start(); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("start the worker: %w", err)
+	}
+	if s.Resume != "" {
+		t, err := resumeTournament(ctx, c, s, host)
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		return &localTournament{t: t, c: c, host: host}, stop, nil
 	}
 	spec := workflows.TournamentSpec{
 		Name:        "pokerfloor run",
@@ -79,58 +104,18 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		BuyIn:       localBuyIn,
 		Fee:         localFee,
 	}
-	id := "run-" + time.Now().UTC().Format("20060102-150405.000")
+	started := time.Now().UTC()
+	id := "run-" + started.Format("20060102-150405.000")
 	t, err := workflows.StartTournament(ctx, c, id, workflows.TaskQueue, spec)
 	if err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("start the tournament: %w", err)
 	}
+	if err := writeSavedRun(s.DataDir, savedRun{TournamentID: id, Started: started, Settings: saveSettings(s)}); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("record the tournament in the data dir: %w", err)
+	}
 	return &localTournament{t: t, c: c, host: host}, stop, nil
-}
-
-// abandonEarlierRuns terminates whatever an earlier run left running in the database (it was
-// interrupted, or killed): its tables are gone with its process, and its workflows would otherwise
-// wake up in this run's worker. A killed 1,000-player run leaves over a hundred table workflows, so
-// they are terminated a few at a time.
-func abandonEarlierRuns(ctx context.Context, c client.Client) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		errs  []error
-		slots = make(chan struct{}, 8)
-	)
-	terminate := func(id, runID string) {
-		defer wg.Done()
-		defer func() { <-slots }()
-		err := c.TerminateWorkflow(ctx, id, runID, "abandoned: the pokerfloor run that started it has ended")
-		if err != nil && !isNotFound(err) {
-			mu.Lock()
-			errs = append(errs, fmt.Errorf("terminate %s, left by an earlier run: %w", id, err))
-			mu.Unlock()
-		}
-	}
-	var token []byte
-	for {
-		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-			Query: "ExecutionStatus = 'Running'", NextPageToken: token,
-		})
-		if err != nil {
-			wg.Wait()
-			return fmt.Errorf("list the workflows an earlier run left: %w", err)
-		}
-		for _, e := range resp.GetExecutions() {
-			slots <- struct{}{}
-			wg.Add(1)
-			go terminate(e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId())
-		}
-		if token = resp.GetNextPageToken(); len(token) == 0 {
-			break
-		}
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // localTournament is a tournament on the embedded server, with its tables in this process.
@@ -148,7 +133,8 @@ func (l *localTournament) Progress(ctx context.Context) (workflows.Progress, err
 
 // Result waits for the tournament's end. A table that stops with an error (it cannot report, or its
 // hands break a rule) would leave the tournament waiting for ever, so that ends the wait too, and
-// an interrupted wait terminates the tournament, which no process will deal for any more.
+// terminates the tournament, which no process will deal for any more. A wait a signal interrupts
+// leaves it running in the database, for the next run to resume.
 func (l *localTournament) Result(ctx context.Context) (workflows.TournamentResult, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -173,6 +159,9 @@ func (l *localTournament) Result(ctx context.Context) (workflows.TournamentResul
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		err = cause
+	}
+	if interruption(ctx) != nil {
+		return res, err // kept, to be resumed
 	}
 	stopCtx, stopCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer stopCancel()

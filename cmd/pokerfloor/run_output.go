@@ -1,18 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows"
 )
 
-// runTournament starts the runtime and the tournament, shows its progress on stderr while it plays,
-// and writes the results to stdout.
+// runTournament starts the runtime and the tournament (or resumes the one in the data dir), shows
+// its progress on stderr while it plays, writes the results to stdout and keeps them in the data
+// dir. A signal stops it in order: see interrupted.
 func runTournament(ctx context.Context, s runSettings, start startTournamentFunc, stdout, stderr io.Writer) error {
 	began := time.Now()
 	var logs io.Writer
@@ -20,12 +25,21 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 		logs = stderr
 	}
 	t, stop, err := start(ctx, s, logs)
+	if sig := interruption(ctx); err != nil && sig != nil {
+		if s.Resume != "" {
+			return &exitError{code: sig.exitStatus(), err: fmt.Errorf("%v while resuming: tournament %s stays in %s; the same command resumes it",
+				*sig, s.Resume, s.DataDir)}
+		}
+		return &exitError{code: sig.exitStatus(), err: fmt.Errorf("%v while starting: nothing to resume, the next run starts a new tournament", *sig)}
+	}
 	if err != nil {
 		return err
 	}
 	defer stop()
 
-	if !s.JSON || s.Verbose {
+	if s.Resume != "" {
+		announceResume(ctx, t, s, stderr)
+	} else if !s.JSON || s.Verbose {
 		fmt.Fprintf(stderr, "tournament %s: %d players, tables of %d, %s structure, speed %s, seed %d, data in %s\n",
 			t.ID(), s.Players, s.TableSize, s.Structure.Name, s.speedString(), s.Seed, s.DataDir)
 	}
@@ -40,6 +54,9 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	stopWatching()
 	<-watched
 	if err != nil {
+		if sig := interruption(ctx); sig != nil {
+			return interrupted(t, s, display, sig, stdout, stderr)
+		}
 		return fmt.Errorf("tournament %s: %w", t.ID(), err)
 	}
 	final := workflows.Progress{Entries: s.Players, PlayersLeft: 1, Tables: 1, HandsPlayed: res.HandsPlayed, Finished: true}
@@ -48,13 +65,25 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	}
 	display.Done(final)
 
-	report := newRunReport(t.ID(), s, res, time.Since(began))
-	write := writeTextReport
-	if s.JSON {
-		write = writeJSONReport
-	}
-	if err := write(stdout, report); err != nil {
+	report := newRunReport(t.ID(), s, res, final, time.Since(began))
+	var text strings.Builder
+	if err := writeTextReport(&text, report); err != nil {
 		return err
+	}
+	if s.JSON {
+		err = writeJSONReport(stdout, report)
+	} else {
+		_, err = io.WriteString(stdout, text.String())
+	}
+	if err != nil {
+		return err
+	}
+	dir, err := keepResults(s.DataDir, report, text.String())
+	if err != nil {
+		return fmt.Errorf("tournament %s: keeping the results: %w", t.ID(), err)
+	}
+	if !s.JSON || s.Verbose {
+		fmt.Fprintf(stderr, "results kept in %s (%s, %s)\n", dir, resultsFile, summaryFile)
 	}
 	if len(res.ChipErrors) > 0 {
 		return fmt.Errorf("tournament %s: chips were not conserved: %s", t.ID(), res.ChipErrors[0])
@@ -62,37 +91,114 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	return nil
 }
 
-// runReport is the result document: `--output json` writes it as it is, the text output shows the
-// same facts.
-type runReport struct {
-	TournamentID    string            `json:"tournamentId"`
-	Players         int               `json:"players"`
-	TableSize       int               `json:"tableSize"`
-	Structure       string            `json:"structure"`
-	Speed           string            `json:"speed"`
-	Seed            uint64            `json:"seed"`
-	Places          []workflows.Place `json:"places"`
-	PrizePool       int64             `json:"prizePool"`
-	HandsPlayed     int64             `json:"handsPlayed"`
-	DurationSeconds float64           `json:"durationSeconds"`
+// keepResults writes the results into the data dir, runs/<tournament>/, and forgets the tournament
+// in progress: the next run starts a new one.
+func keepResults(dataDir string, r runReport, text string) (string, error) {
+	dir := filepath.Join(dataDir, runsDir, r.TournamentID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var doc bytes.Buffer
+	if err := writeJSONReport(&doc, r); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, resultsFile), doc.Bytes()); err != nil {
+		return "", err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, summaryFile), []byte(text)); err != nil {
+		return "", err
+	}
+	return dir, clearSavedRun(dataDir)
 }
 
-func newRunReport(id string, s runSettings, r workflows.TournamentResult, took time.Duration) runReport {
-	places := r.Places
-	if places == nil {
-		places = []workflows.Place{}
+// runReport is the result document: `--output json` writes it as it is, results.json in the data
+// dir keeps it, and the text output shows the same facts. Amounts are integer cents (1/100 of the
+// currency unit), as every field ending in Cents says; chip counts are chips.
+type runReport struct {
+	TournamentID   string        `json:"tournamentId"`
+	Players        int           `json:"players"`
+	TableSize      int           `json:"tableSize"`
+	Structure      string        `json:"structure"`
+	Speed          string        `json:"speed"`
+	Seed           uint64        `json:"seed"`
+	Currency       string        `json:"currency"`
+	Entries        int           `json:"entries"` // buy-ins paid: players, and re-entries where allowed
+	BuyInCents     int64         `json:"buyInCents"`
+	FeeCents       int64         `json:"feeCents"`  // of each buy-in, to the house
+	FeesCents      int64         `json:"feesCents"` // every entry's fee
+	PrizePoolCents int64         `json:"prizePoolCents"`
+	Places         []reportPlace `json:"places"`
+	TablesOpened   int           `json:"tablesOpened"`
+	// HandForHandRounds are the rounds dealt hand-for-hand on the bubble (R7).
+	HandForHandRounds int `json:"handForHandRounds"`
+	// EndedAtLevel is the level the last hand was dealt at, and EndedAtBlinds its blinds.
+	EndedAtLevel    int          `json:"endedAtLevel"`
+	EndedAtBlinds   reportBlinds `json:"endedAtBlinds"`
+	HandsPlayed     int64        `json:"handsPlayed"`
+	DurationSeconds float64      `json:"durationSeconds"`
+	// ChipsInPlay is the chips the ledger says are in play (entries times the starting stack, plus
+	// rebuys, less disqualified chips); ChipErrors are the tournament's chip counts that found
+	// another sum, after any hand or step (none, or the run exits 1).
+	ChipsInPlay int64    `json:"chipsInPlay"`
+	ChipErrors  []string `json:"chipErrors"`
+}
+
+// reportBlinds are a level's blinds and ante, in chips.
+type reportBlinds struct {
+	SmallBlind int64 `json:"smallBlind"`
+	BigBlind   int64 `json:"bigBlind"`
+	Ante       int64 `json:"ante,omitempty"`
+}
+
+// reportPlace is one place in the results; players who share places (R7) are listed at the first
+// of them, each with Shared, how many share.
+type reportPlace struct {
+	Place      int    `json:"place"`
+	Player     string `json:"player"`
+	Shared     int    `json:"shared,omitempty"`
+	PrizeCents int64  `json:"prizeCents"`
+	// PercentOfPool is the prize's share of the pool, to a hundredth of a percent.
+	PercentOfPool float64 `json:"percentOfPool,omitempty"`
+}
+
+// localCurrency is the local run's currency, for the record: its amounts are in its cents.
+const localCurrency = "USD"
+
+func newRunReport(id string, s runSettings, r workflows.TournamentResult, final workflows.Progress, took time.Duration) runReport {
+	places := make([]reportPlace, 0, len(r.Places))
+	for _, p := range r.Places {
+		pl := reportPlace{Place: p.Place, Player: p.Player, Shared: p.Shared, PrizeCents: p.Prize}
+		if r.PrizePool > 0 && p.Prize > 0 {
+			pl.PercentOfPool = math.Round(10000*float64(p.Prize)/float64(r.PrizePool)) / 100
+		}
+		places = append(places, pl)
+	}
+	entries := r.Entries
+	if entries == 0 {
+		entries = s.Players
 	}
 	return runReport{
-		TournamentID:    id,
-		Players:         s.Players,
-		TableSize:       s.TableSize,
-		Structure:       s.Structure.Name,
-		Speed:           s.speedString(),
-		Seed:            s.Seed,
-		Places:          places,
-		PrizePool:       r.PrizePool,
-		HandsPlayed:     r.HandsPlayed,
-		DurationSeconds: took.Round(time.Millisecond).Seconds(),
+		Entries:           entries,
+		FeesCents:         int64(entries) * localFee,
+		TablesOpened:      r.Tables,
+		HandForHandRounds: r.HandForHandRounds,
+		EndedAtLevel:      final.Level,
+		ChipsInPlay:       r.Ledger.Total(),
+		ChipErrors:        append([]string{}, r.ChipErrors...),
+		EndedAtBlinds:     reportBlinds{SmallBlind: final.Blinds.SmallBlind, BigBlind: final.Blinds.BigBlind, Ante: final.Blinds.Ante},
+		TournamentID:      id,
+		Players:           s.Players,
+		TableSize:         s.TableSize,
+		Structure:         s.Structure.Name,
+		Speed:             s.speedString(),
+		Seed:              s.Seed,
+		Currency:          localCurrency,
+		BuyInCents:        localBuyIn,
+		FeeCents:          localFee,
+		PrizePoolCents:    r.PrizePool,
+		Places:            places,
+		HandsPlayed:       r.HandsPlayed,
+		DurationSeconds:   took.Round(time.Millisecond).Seconds(),
 	}
 }
 
@@ -107,24 +213,25 @@ func writeJSONReport(w io.Writer, r runReport) error {
 func writeTextReport(w io.Writer, r runReport) error {
 	paid := 0
 	for _, p := range r.Places {
-		if p.Prize > 0 {
+		if p.PrizeCents > 0 {
 			paid++
 		}
 	}
 	// Place and prize right-aligned, the player left-aligned.
-	wPlace, wPlayer, wPrize := len("place"), len("player"), len("prize")
+	wPlace, wPlayer, wPrize, wShare := len("place"), len("player"), len("prize"), len("of pool")
 	for _, p := range r.Places {
-		if p.Prize > 0 {
-			wPlace = max(wPlace, len(placeLabel(p)))
+		if p.PrizeCents > 0 {
+			wPlace = max(wPlace, len(placeLabel(p.Place, p.Shared)))
 			wPlayer = max(wPlayer, len(p.Player))
-			wPrize = max(wPrize, len(formatAmount(p.Prize)))
+			wPrize = max(wPrize, len(formatAmount(p.PrizeCents)))
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize")
+	fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize", wShare, "of pool")
 	for _, p := range r.Places {
-		if p.Prize > 0 {
-			fmt.Fprintf(&b, "%*s  %-*s  %*s\n", wPlace, placeLabel(p), wPlayer, p.Player, wPrize, formatAmount(p.Prize))
+		if p.PrizeCents > 0 {
+			fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents),
+				wShare, fmt.Sprintf("%.2f%%", p.PercentOfPool))
 		}
 	}
 	fmt.Fprintf(&b, "\n%d players, %d paid (%.1f%%)", len(r.Places), paid, 100*float64(paid)/float64(max(len(r.Places), 1)))
@@ -132,7 +239,20 @@ func writeTextReport(w io.Writer, r runReport) error {
 		fmt.Fprintf(&b, "; places %d to %d win nothing", paid+1, len(r.Places))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "prize pool    %s\n", formatAmount(r.PrizePool))
+	fmt.Fprintf(&b, "prize pool    %s: %s entries at %s, fees %s\n", formatAmount(r.PrizePoolCents), formatCount(int64(r.Entries)),
+		formatAmount(r.BuyInCents), formatAmount(r.FeesCents))
+	fmt.Fprintf(&b, "tables        %s opened", formatCount(int64(r.TablesOpened)))
+	if r.HandForHandRounds > 0 {
+		fmt.Fprintf(&b, "; %d hand-for-hand rounds on the bubble", r.HandForHandRounds)
+	}
+	b.WriteString("\n")
+	if r.EndedAtLevel > 0 {
+		fmt.Fprintf(&b, "ended at      level %d (%d/%d", r.EndedAtLevel, r.EndedAtBlinds.SmallBlind, r.EndedAtBlinds.BigBlind)
+		if r.EndedAtBlinds.Ante > 0 {
+			fmt.Fprintf(&b, " ante %d", r.EndedAtBlinds.Ante)
+		}
+		b.WriteString(")\n")
+	}
 	fmt.Fprintf(&b, "hands played  %s\n", formatCount(r.HandsPlayed))
 	fmt.Fprintf(&b, "time taken    %s\n", time.Duration(r.DurationSeconds*float64(time.Second)).Round(100*time.Millisecond))
 	_, err := io.WriteString(w, b.String())
@@ -140,11 +260,11 @@ func writeTextReport(w io.Writer, r runReport) error {
 }
 
 // placeLabel is a place as the results show it: 3, or 3-4 for two players sharing places 3 and 4.
-func placeLabel(p workflows.Place) string {
-	if p.Shared > 1 {
-		return fmt.Sprintf("%d-%d", p.Place, p.Place+p.Shared-1)
+func placeLabel(place, shared int) string {
+	if shared > 1 {
+		return fmt.Sprintf("%d-%d", place, place+shared-1)
 	}
-	return fmt.Sprint(p.Place)
+	return fmt.Sprint(place)
 }
 
 // formatAmount writes an amount in minor units (cents) as currency: 123456 is 1,234.56.

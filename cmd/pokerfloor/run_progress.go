@@ -24,6 +24,9 @@ type progressDisplay interface {
 	Update(p workflows.Progress)
 	// Done ends the display; the results follow.
 	Done(p workflows.Progress)
+	// Interrupt ends the display of a run stopped before the end, leaving the line for what
+	// follows.
+	Interrupt()
 }
 
 // newProgressDisplay is a live bar when w is a terminal, and plain lines otherwise.
@@ -81,6 +84,9 @@ func (b *progressBar) Update(p workflows.Progress) {
 	_ = b.bar.Set(p.Entries - p.PlayersLeft)
 }
 
+// Interrupt ends the bar's line where it stands: the terminal echoed ^C on it.
+func (b *progressBar) Interrupt() { fmt.Fprintln(b.w) }
+
 func (b *progressBar) Done(p workflows.Progress) {
 	b.Update(p)
 	_ = b.bar.Finish()
@@ -108,6 +114,9 @@ func (d *plainProgress) Update(p workflows.Progress) {
 }
 
 func (d *plainProgress) Done(p workflows.Progress) { d.Update(p) }
+
+// Interrupt does nothing: each plain line is ended.
+func (d *plainProgress) Interrupt() {}
 
 // describeProgress is one line: players left, tables, level and blinds, time to the next level, hands.
 func describeProgress(p workflows.Progress) string {

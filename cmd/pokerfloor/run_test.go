@@ -40,7 +40,8 @@ func runSettingsFor(t *testing.T, args ...string) runSettings {
 }
 
 func TestRunDefaults(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", "/cache") // os.UserCacheDir on Linux
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Linux
 	s := runSettingsFor(t)
 	turbo, _ := floor.BuiltinStructure(floor.StructureTurbo)
 	switch {
@@ -52,8 +53,10 @@ func TestRunDefaults(t *testing.T) {
 		t.Errorf("speed: max %v, factor %d; want max", s.MaxSpeed, s.Structure.Speed)
 	case s.Seed == 0:
 		t.Error("no random seed drawn")
-	case s.DataDir != filepath.Join("/cache", "pokerfloor", "run"):
-		t.Errorf("data dir %q, want /cache/pokerfloor/run", s.DataDir)
+	case s.DataDir != filepath.Join(cache, "pokerfloor", "run"):
+		t.Errorf("data dir %q, want %s/pokerfloor/run", s.DataDir, cache)
+	case s.Fresh || s.HandHistories != "" || s.Resume != "":
+		t.Errorf("fresh %v, hand histories %q, resume %q; want none", s.Fresh, s.HandHistories, s.Resume)
 	}
 }
 
@@ -61,12 +64,13 @@ func TestRunDefaults(t *testing.T) {
 // defaults.
 func TestRunSettingsSources(t *testing.T) {
 	dir := t.TempDir()
+	fromConfig := filepath.Join(dir, "from-config")
 	cfg := filepath.Join(dir, "pokerfloor.yaml")
-	writeFile(t, cfg, "run:\n  players: 45\n  table-size: 6\n  speed: 30\n  seed: 11\n  output: json\n  data-dir: /from/config\n")
+	writeFile(t, cfg, "run:\n  players: 45\n  table-size: 6\n  speed: 30\n  seed: 11\n  output: json\n  data-dir: "+fromConfig+"\n")
 	t.Setenv("POKERFLOOR_RUN_TABLE_SIZE", "8")
 	t.Setenv("POKERFLOOR_RUN_SPEED", "120")
 	s := runSettingsFor(t, "--config", cfg, "--speed", "60", "--structure", "deep", "--verbose")
-	want := runSettings{Players: 45, TableSize: 8, Seed: 11, JSON: true, DataDir: "/from/config", Verbose: true}
+	want := runSettings{Players: 45, TableSize: 8, Seed: 11, JSON: true, DataDir: fromConfig, Verbose: true}
 	if s.Players != want.Players || s.TableSize != want.TableSize || s.Seed != want.Seed ||
 		s.JSON != want.JSON || s.DataDir != want.DataDir || s.Verbose != want.Verbose {
 		t.Errorf("settings %+v, want %+v", s, want)
@@ -112,6 +116,8 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 	writeFile(t, noExt, "{}")
 	cfg := filepath.Join(dir, "pokerfloor.yaml")
 	writeFile(t, cfg, "run:\n  table-size: 11\n")
+	wordsCfg := filepath.Join(dir, "words.toml")
+	writeFile(t, wordsCfg, "[run]\nplayers = \"many\"\n")
 
 	tests := []struct {
 		name string
@@ -141,6 +147,9 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 		{"env speed", map[string]string{"POKERFLOOR_RUN_SPEED": "slow"}, nil, `--speed "slow"`},
 		{"env output", map[string]string{"POKERFLOOR_RUN_OUTPUT": "xml"}, nil, `--output "xml"`},
 		{"config table size", nil, []string{"--config", cfg}, "--table-size 11"},
+		{"env verbose word", map[string]string{"POKERFLOOR_RUN_VERBOSE": "maybe"}, nil, `--verbose "maybe": true or false`},
+		{"env fresh word", map[string]string{"POKERFLOOR_RUN_FRESH": "please"}, nil, `--fresh "please": true or false`},
+		{"config players word", nil, []string{"--config", wordsCfg}, `--players "many" is not a whole number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -165,14 +174,17 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 	}
 }
 
-// The JSON document has places (place, player, prize), prizePool, handsPlayed and durationSeconds.
+// The JSON document has places (place, player, prizeCents), prizePoolCents, handsPlayed and
+// durationSeconds: every amount is integer cents, and its name says so.
 func TestRunJSONReportShape(t *testing.T) {
 	r := newRunReport("t-1", runSettings{Players: 3, TableSize: 9, Seed: 5, Structure: floor.Structure{Name: "turbo"}, MaxSpeed: true},
 		workflows.TournamentResult{
 			Places:      []workflows.Place{{Place: 1, Player: "p2", Prize: 21000}, {Place: 2, Player: "p3", Prize: 9000}, {Place: 3, Player: "p1"}},
 			PrizePool:   30000,
 			HandsPlayed: 57,
-		}, 1500*time.Millisecond)
+			Entries:     3,
+			Tables:      1,
+		}, workflows.Progress{Level: 4, Blinds: engine.Level{SmallBlind: 250, BigBlind: 500, Ante: 50}}, 1500*time.Millisecond)
 	var buf bytes.Buffer
 	if err := writeJSONReport(&buf, r); err != nil {
 		t.Fatal(err)
@@ -181,8 +193,10 @@ func TestRunJSONReportShape(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, buf.String())
 	}
-	for key, want := range map[string]any{"prizePool": 30000.0, "handsPlayed": 57.0, "durationSeconds": 1.5,
-		"players": 3.0, "seed": 5.0, "tournamentId": "t-1", "structure": "turbo", "speed": "max"} {
+	for key, want := range map[string]any{"prizePoolCents": 30000.0, "handsPlayed": 57.0, "durationSeconds": 1.5,
+		"players": 3.0, "seed": 5.0, "tournamentId": "t-1", "structure": "turbo", "speed": "max",
+		"currency": "USD", "buyInCents": 11000.0, "feeCents": 1000.0, "feesCents": 3000.0, "entries": 3.0,
+		"tablesOpened": 1.0, "handForHandRounds": 0.0, "endedAtLevel": 4.0} {
 		if doc[key] != want {
 			t.Errorf("%s = %v, want %v", key, doc[key], want)
 		}
@@ -192,24 +206,27 @@ func TestRunJSONReportShape(t *testing.T) {
 		t.Fatalf("places = %v", doc["places"])
 	}
 	first, _ := places[0].(map[string]any)
-	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prize": 21000.0}) {
+	if !reflect.DeepEqual(first, map[string]any{"place": 1.0, "player": "p2", "prizeCents": 21000.0, "percentOfPool": 70.0}) {
 		t.Errorf("places[0] = %v", first)
 	}
 }
 
 func TestRunTextReport(t *testing.T) {
 	r := newRunReport("t-1", runSettings{Players: 3},
-		workflows.TournamentResult{Places: []workflows.Place{{Place: 1, Player: "p2", Prize: 2100050}, {Place: 2, Player: "p3", Prize: 900000}, {Place: 3, Player: "p1"}}, PrizePool: 3000050, HandsPlayed: 12345},
-		61*time.Second)
+		workflows.TournamentResult{Places: []workflows.Place{{Place: 1, Player: "p2", Prize: 2100050}, {Place: 2, Player: "p3", Prize: 900000}, {Place: 3, Player: "p1"}},
+			PrizePool: 3000050, HandsPlayed: 12345, Tables: 1, HandForHandRounds: 2},
+		workflows.Progress{Level: 12, Blinds: engine.Level{SmallBlind: 1500, BigBlind: 3000, Ante: 400}}, 61*time.Second)
 	var buf bytes.Buffer
 	if err := writeTextReport(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	want := "place  player      prize\n" +
-		"    1  p2      21,000.50\n" +
-		"    2  p3       9,000.00\n" +
+	want := "place  player      prize  of pool\n" +
+		"    1  p2      21,000.50   70.00%\n" +
+		"    2  p3       9,000.00   30.00%\n" +
 		"\n3 players, 2 paid (66.7%); places 3 to 3 win nothing\n" +
-		"prize pool    30,000.50\n" +
+		"prize pool    30,000.50: 3 entries at 110.00, fees 30.00\n" +
+		"tables        1 opened; 2 hand-for-hand rounds on the bubble\n" +
+		"ended at      level 12 (1500/3000 ante 400)\n" +
 		"hands played  12,345\n" +
 		"time taken    1m1s\n"
 	if got := buf.String(); got != want {

@@ -21,7 +21,7 @@ func lockDataDir(dir string) (unlock func(), err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		_ = f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("data folder %s is in use by another pokerfloor run", dir)
+			return nil, &InUseError{Dir: dir}
 		}
 		return nil, fmt.Errorf("lock the data folder: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -56,6 +57,10 @@ type Options struct {
 	// Log receives the server's log lines (JSON, level info and above). Nil discards them: a local
 	// run shows progress, not the server's chatter.
 	Log io.Writer
+	// Reset deletes the database before the server starts (with the folder locked), so that the
+	// server starts empty: the local run starts each new tournament so, and the folder does not
+	// grow with every run.
+	Reset bool
 	// DynamicConfig overrides server settings by key (dynamicconfig.<Setting>.Key()), for example
 	// to raise rate limits for a simulation at full speed.
 	DynamicConfig map[dynamicconfig.Key]any
@@ -68,6 +73,7 @@ type Server struct {
 	namespace string
 	dbPath    string
 	unlock    func()
+	logLevel  zap.AtomicLevel
 }
 
 // Start sets up the database if it is new, registers the namespace and starts the server. It returns
@@ -86,12 +92,51 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Reset {
+		if err := removeDatabase(opts.DataDir); err != nil {
+			unlock()
+			return nil, err
+		}
+	}
+	opened(filepath.Join(opts.DataDir, DatabaseFile))
 	s, err := start(opts, unlock)
 	if err != nil {
 		unlock()
 		return nil, err
 	}
 	return s, nil
+}
+
+// The server's SQLite plugin keeps each database's connection open for the life of the process,
+// even after the server stops, so a database this process has opened cannot be deleted and
+// started afresh: the old connection would still see the old tables. openedDBs remembers them.
+var (
+	openedMu  sync.Mutex
+	openedDBs = map[string]bool{}
+)
+
+func opened(path string) {
+	openedMu.Lock()
+	defer openedMu.Unlock()
+	openedDBs[path] = true
+}
+
+// removeDatabase deletes the SQLite database and its write-ahead log and shared-memory files.
+func removeDatabase(dir string) error {
+	path := filepath.Join(dir, DatabaseFile)
+	openedMu.Lock()
+	inUse := openedDBs[path]
+	openedMu.Unlock()
+	if inUse {
+		return fmt.Errorf("reset the database %s: this process has opened it, and the SQLite plugin keeps it open until the process ends", path)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		err := os.Remove(filepath.Join(dir, DatabaseFile+suffix))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("reset the database: %w", err)
+		}
+	}
+	return nil
 }
 
 func start(opts Options, unlock func()) (*Server, error) {
@@ -138,11 +183,12 @@ func start(opts Options, unlock func()) (*Server, error) {
 	cfg := serverConfig(sqlConfig, hostPort, ports)
 
 	logger := log.Logger(log.NewNoopLogger())
+	level := zap.NewAtomicLevelAt(zapcore.InfoLevel)
 	if opts.Log != nil {
 		logger = log.NewZapLogger(zap.New(zapcore.NewCore(
 			zapcore.NewJSONEncoder(log.DefaultZapEncoderConfig),
 			zapcore.AddSync(opts.Log),
-			zapcore.InfoLevel,
+			level,
 		)))
 	}
 	dc := dynamicconfig.StaticClient{
@@ -164,7 +210,7 @@ func start(opts Options, unlock func()) (*Server, error) {
 	if err := srv.Start(); err != nil {
 		return nil, fmt.Errorf("start the temporal server: %w", err)
 	}
-	s := &Server{srv: srv, hostPort: hostPort, namespace: opts.Namespace, dbPath: dbPath, unlock: unlock}
+	s := &Server{srv: srv, hostPort: hostPort, namespace: opts.Namespace, dbPath: dbPath, unlock: unlock, logLevel: level}
 	if err := waitForFrontend(hostPort, 30*time.Second); err != nil {
 		_ = srv.Stop()
 		return nil, err
@@ -270,8 +316,28 @@ func (s *Server) Dial(opts client.Options) (client.Client, error) {
 }
 
 // Stop shuts the server down and closes the database. Stop clients and workers first.
+//
+// The services stop one after the other, and those still running log errors and warnings about
+// the ones gone (matching's "Not enough hosts to serve the request", the system workers' failed
+// polls): nothing is wrong, so the log is closed to everything below fatal before they stop.
 func (s *Server) Stop() error {
+	s.logLevel.SetLevel(zapcore.FatalLevel)
 	err := s.srv.Stop()
+	s.unlock()
+	return err
+}
+
+// Discard stops the server like Stop and deletes its database before it releases the folder: for
+// a database whose workflows nobody needs any more (the local run's, once its results are kept
+// elsewhere). The process must not start a server on the folder again (see removeDatabase).
+func (s *Server) Discard() error {
+	s.logLevel.SetLevel(zapcore.FatalLevel)
+	err := s.srv.Stop()
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if rerr := os.Remove(s.dbPath + suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = fmt.Errorf("delete the database: %w", rerr)
+		}
+	}
 	s.unlock()
 	return err
 }
@@ -310,4 +376,14 @@ func waitForFrontend(hostPort string, timeout time.Duration) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// InUseError says the data folder is locked by another server: two servers on one SQLite file would
+// fight over its one history shard.
+type InUseError struct {
+	Dir string
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("data folder %s is in use by another pokerfloor run", e.Dir)
 }

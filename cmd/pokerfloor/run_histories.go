@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows"
+	"go.temporal.io/sdk/client"
+)
+
+// `run --hand-histories DIR` writes every hand the tournament counts as a PHH file,
+// DIR/<tournament>/table-NNN/hand-NNNNNN.phh, that `pokerfloor replay --check` replays. A hand
+// counts once its TableWorkflow has acknowledged it: it is written as a .phh.part file before the
+// report and renamed when the report is acknowledged. A kill between the two leaves the .part file;
+// the run that resumes the tournament renames it if the table's workflow has the hand, and deletes
+// it if not (the hand was void: its table deals that number again).
+
+const (
+	historyExt = ".phh"
+	partExt    = ".part"
+)
+
+// checkHistoryDir makes sure dir is a folder this process can write, creating it if need be.
+func checkHistoryDir(dir string) error {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return usageErrorf("--hand-histories %s is a file; expected a folder (created if missing)", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usageErrorf("--hand-histories %s cannot be created (%v); expected a folder this user can write", dir, errors.Unwrap(err))
+	}
+	f, err := os.CreateTemp(dir, ".write-test-")
+	if err != nil {
+		return usageErrorf("--hand-histories %s is not writable (%v)", dir, errors.Unwrap(err))
+	}
+	_ = f.Close()
+	return os.Remove(f.Name())
+}
+
+// historyPath is where hand n of table tableID is written under dir. The table's ID (the
+// tournament's, a slash, table-NNN) makes the folders; anything but letters, digits, '.', '-' and
+// '_' in it becomes '_', so that no ID can name a path outside dir.
+func historyPath(dir, tableID string, n int64) string {
+	parts := []string{dir}
+	for _, el := range strings.Split(tableID, "/") {
+		el = strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+				return r
+			}
+			return '_'
+		}, el)
+		if el == "" || el == "." || el == ".." {
+			el = "_"
+		}
+		parts = append(parts, el)
+	}
+	parts = append(parts, fmt.Sprintf("hand-%06d%s", n, historyExt))
+	return filepath.Join(parts...)
+}
+
+// historyController writes each hand's history beside the report that carries it.
+type historyController struct {
+	inner table.Controller
+	dir   string
+	log   *slog.Logger
+}
+
+var _ table.Controller = (*historyController)(nil)
+
+func (h *historyController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+	var written []string
+	for i := range results {
+		r := &results[i]
+		if r.Voided || r.History == "" {
+			continue
+		}
+		path := historyPath(h.dir, tableID, r.HandNumber)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return table.State{}, fmt.Errorf("hand history: %w", err)
+		}
+		if err := os.WriteFile(path+partExt, []byte(r.History), 0o644); err != nil {
+			return table.State{}, fmt.Errorf("hand history: %w", err)
+		}
+		written = append(written, path)
+	}
+	st, err := h.inner.Report(ctx, tableID, results)
+	if err != nil {
+		return st, err // the .part files stay: a retry writes them again, a resume sorts them out
+	}
+	for _, path := range written {
+		if err := os.Rename(path+partExt, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			h.log.Error("hand history not kept", "file", path, "err", err)
+		}
+	}
+	return st, nil
+}
+
+// historyTables is workflows.BotTables with each hand's PHH history in its result: bots at every
+// seat, a seeded deck where the table has a deck seed.
+func historyTables(logger *slog.Logger) workflows.RunTable {
+	return func(ctx context.Context, t workflows.HostedTable, c table.Controller) error {
+		opt := table.Options{Logger: logger, History: true}
+		seed := t.DeckSeed
+		if seed != 0 {
+			opt.Deck = engine.NewSeededDeck(seed)
+		} else {
+			seed = uint64(t.Number)
+		}
+		return table.NewRunner(t.ID, c, bot.Players(seed), opt).Run(ctx)
+	}
+}
+
+// settleHistories decides the .part files a killed run left for the tables it hosted: a hand the
+// table's workflow acknowledged is kept, any later one (void) is removed.
+func settleHistories(ctx context.Context, c client.Client, dir string, tableIDs []string) error {
+	var errs []error
+	for _, id := range tableIDs {
+		folder := filepath.Dir(historyPath(dir, id, 0))
+		parts, err := filepath.Glob(filepath.Join(folder, "hand-*"+historyExt+partExt))
+		if err != nil || len(parts) == 0 {
+			continue
+		}
+		acked, err := acknowledgedHand(ctx, c, id)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("hand histories of table %s left as %s files: %w", id, partExt, err))
+			continue
+		}
+		for _, part := range parts {
+			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(part), "hand-"), historyExt+partExt)
+			n, err := strconv.ParseInt(name, 10, 64)
+			switch {
+			case err != nil:
+				continue
+			case n <= acked:
+				err = os.Rename(part, strings.TrimSuffix(part, partExt))
+			default:
+				err = os.Remove(part)
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// acknowledgedHand is the number of the last hand the table's workflow acknowledged.
+func acknowledgedHand(ctx context.Context, c client.Client, tableID string) (int64, error) {
+	v, err := c.QueryWorkflow(ctx, tableID, "", workflows.TableStateQuery)
+	if err != nil {
+		return 0, err
+	}
+	var st workflows.TableState
+	if err := v.Get(&st); err != nil {
+		return 0, err
+	}
+	return st.HandNumber, nil
+}
+
+func discardIfNil(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
