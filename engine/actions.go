@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/pokerfloor/pokerfloor/eval"
+import (
+	"math/bits"
+
+	"github.com/pokerfloor/pokerfloor/eval"
+)
 
 // Action is what a player may do (rule A3).
 type Action uint8
@@ -134,10 +138,27 @@ func (t *Table) MinRaiseTo() int64 {
 	return min
 }
 
-// reopened reports whether a player who already acted may raise again (A7): the bet grew by a full
-// raise since he acted, alone or added up from several short all-ins (TDA 47A).
+// reopened reports whether the player may raise the bet in front of him (A7). Only a player who made
+// or called a bet in this round (actedTo above zero) is barred, and only while the bet has grown by
+// less than a full raise since, alone or added up from several short all-ins (TDA 47A). A player who
+// has not acted, or who only checked, may raise: an all-in opening bet below the minimum bet is a
+// bet, not a raise of his check (A10).
 func (h *hand) reopened(s int8) bool {
-	return !h.acted[s] || h.currentBet-h.actedTo[s] >= h.lastFullRaise
+	return !h.acted[s] || h.actedTo[s] == 0 || h.currentBet-h.actedTo[s] >= h.lastFullRaise
+}
+
+// answerable reports whether a bet or raise by s could be called by anyone: another player in the
+// hand has chips beyond the bet in front (A2). With every other player folded, all-in or unable to
+// cover the bet already made, the rules give no bet or raise; the player may only check, call or fold.
+func (t *Table) answerable(s int8) bool {
+	h := &t.h
+	for m := h.act &^ (1 << uint(s)); m != 0; m &= m - 1 {
+		o := bits.TrailingZeros16(m)
+		if h.bet[o]+t.seats[o].stack > h.currentBet {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Table) verify(seat int, a Action, to int64) violation {
@@ -180,7 +201,7 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		if to > max {
 			return vNotEnoughChips
 		}
-		if h.canAct < 2 {
+		if !t.answerable(s) {
 			return vNoOpponent
 		}
 		if to < h.level.BigBlind && to != max || to <= 0 {
@@ -197,7 +218,7 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		if !h.reopened(s) {
 			return vNotReopened
 		}
-		if h.canAct < 2 {
+		if !t.answerable(s) {
 			return vNoOpponent
 		}
 		if min := t.MinRaiseTo(); to < min && to != max {
@@ -298,6 +319,7 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		h.advance[s] = advance{} // acting in turn replaces an advance action
 		h.nAdvance--
 	}
+	h.roundActed = true
 	switch a {
 	case Fold:
 		h.acted[s] = true
@@ -374,7 +396,7 @@ func (t *Table) FillLegal(l *Legal) {
 	stack := t.seats[s].stack
 	max := h.bet[s] + stack
 	reopened := h.reopened(s)
-	raise := max > h.currentBet && reopened && h.canAct >= 2
+	raise := max > h.currentBet && reopened && t.answerable(s)
 	var minTo, maxTo int64
 	if raise {
 		minTo, maxTo = min(t.MinRaiseTo(), max), max

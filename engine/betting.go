@@ -17,9 +17,11 @@ func (t *Table) advanceTurn(from int8) {
 		return
 	}
 	// Who must still act (A2): able to act and not settled (acted since the last bet and matched
-	// it). A player alone with chips who owes nothing has no decision to make.
+	// it). A player alone with chips who owes nothing when the round opens has no decision to make;
+	// once anyone has acted in the round, he is asked like everyone else (he may only check, call or
+	// fold: answerable), as PHH records it with an explicit check.
 	need := h.act &^ h.settled
-	if h.canAct < 2 && need != 0 {
+	if h.canAct < 2 && need != 0 && !h.roundActed {
 		if s := bits.TrailingZeros16(need); h.bet[s] >= h.currentBet {
 			need = 0
 		}
@@ -43,8 +45,10 @@ func (t *Table) endRound() {
 	h.toAct = -1
 	t.returnUncalled()
 	if h.round == River || h.canAct <= 1 {
-		// Betting is over for the hand (A2). The showdown starts with the last aggressor (S5).
-		if h.aggressor >= 0 && !h.folded[h.aggressor] {
+		// Betting is over for the hand (A2). The showdown starts with the last player who bet or
+		// raised in the last round; when nobody did (or the board is run out with everyone all-in),
+		// with the first player still in after the button (S5).
+		if h.round == River && h.aggressor >= 0 && !h.folded[h.aggressor] {
 			h.showFirst = h.aggressor
 		} else {
 			h.showFirst = t.nextInHand(h.button)
@@ -63,7 +67,7 @@ func (t *Table) endRound() {
 	}
 	h.round++
 	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
-	h.settled = 0
+	h.settled, h.roundActed = 0, false
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return
@@ -169,8 +173,8 @@ func (t *Table) returnUnmatched() {
 	for m := h.in; m != 0; m &= m - 1 {
 		live = max(live, h.put[bits.TrailingZeros16(m)])
 	}
-	for m := h.dealtM &^ h.in; m != 0; m &= m - 1 {
-		s := int8(bits.TrailingZeros16(m))
+	for m := clockwise(h.dealtM&^h.in, h.button); m != 0; m &= m - 1 { // clockwise: the log does not depend on seat numbers
+		s := int8(bits.TrailingZeros32(m) % 16)
 		if x := h.put[s] - live; x > 0 {
 			h.put[s] -= x
 			if h.bet[s] >= x {
@@ -284,7 +288,6 @@ func (t *Table) showdown() {
 	r := &h.result
 	t.returnUnmatched()
 	r.NPots = t.pots(&r.Pots)
-	var winners uint16
 	for i := 0; i < r.NPots; i++ {
 		p := &r.Pots[i]
 		var best eval.Value
@@ -297,18 +300,33 @@ func (t *Table) showdown() {
 				p.Winners |= 1 << uint(s)
 			}
 		}
-		winners |= p.Winners
 	}
 	if !h.allShown {
+		// S5, S6: the first in showdown order always shows. Each next player shows only if his hand
+		// wins or ties a pot he is in against the hands shown so far in it (so every winner shows,
+		// and a side pot's best hand shows even when nobody shown is in that pot); otherwise he
+		// mucks, and his cards reach nobody but the full history.
+		var shownBest [MaxSeats + 1]eval.Value // the best hand shown in each pot, 0 while none
+		first := true
 		for m := clockwise(h.in, h.showFirst-1); m != 0; m &= m - 1 {
 			s := int8(bits.TrailingZeros32(m) % 16)
-			if winners&(1<<uint(s)) != 0 {
-				h.shown[s] = true
-				e := t.ev(EvShow, s, 0, 0)
-				e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
-			} else {
-				t.ev(EvMuck, s, 0, 0)
+			show := first
+			for i := 0; i < r.NPots && !show; i++ {
+				show = r.Pots[i].Eligible&(1<<uint(s)) != 0 && value[s] >= shownBest[i]
 			}
+			first = false
+			if !show {
+				t.ev(EvMuck, s, 0, 0)
+				continue
+			}
+			for i := 0; i < r.NPots; i++ {
+				if r.Pots[i].Eligible&(1<<uint(s)) != 0 && value[s] > shownBest[i] {
+					shownBest[i] = value[s]
+				}
+			}
+			h.shown[s] = true
+			e := t.ev(EvShow, s, 0, 0)
+			e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		}
 	}
 	// Side pots first, the main pot last (003 r4).

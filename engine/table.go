@@ -404,6 +404,7 @@ type hand struct {
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
 	settled       uint16 // acted in this round and matched the bet since (A2)
+	roundActed    bool   // someone acted in this round (not counting forced bets)
 	dealtM        uint16
 	startOcc      uint16 // seats occupied when the hand started
 	seq           int32
