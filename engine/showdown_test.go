@@ -341,20 +341,20 @@ func TestRuleS5S6ShowdownOrder(t *testing.T) {
 		{
 			name:  "checked down: the first active player after the button shows first and loses",
 			holes: []string{"2c7d", "AsAh", "KsKh"}, board: "Ad9d9h4c3s",
-			play:  checkRiver,
-			want:  []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{1: 300},
+			play: checkRiver,
+			want: []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{1: 300},
 		},
 		{
 			name:  "checked down: a hand that does not beat the first shown is mucked, a better one shown",
 			holes: []string{"KsKh", "2c7d", "AsAh"}, board: "Ad9d9h4c3s",
-			play:  checkRiver,
-			want:  []string{"0 shows", "1 mucks", "2 shows"}, wins: map[int]int64{2: 300},
+			play: checkRiver,
+			want: []string{"0 shows", "1 mucks", "2 shows"}, wins: map[int]int64{2: 300},
 		},
 		{
 			name:  "a tie with the hand shown is shown and splits",
 			holes: []string{"Ah2c", "Ad3c", "Kh4d"}, board: "AcKd9h7s5c",
-			play:  checkRiver,
-			want:  []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{0: 150, 1: 150},
+			play: checkRiver,
+			want: []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{0: 150, 1: 150},
 		},
 		{
 			name:  "the first after the button folded: the next one still in shows first",
