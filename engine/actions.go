@@ -319,7 +319,6 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		h.advance[s] = advance{} // acting in turn replaces an advance action
 		h.nAdvance--
 	}
-	h.roundActed = true
 	switch a {
 	case Fold:
 		h.acted[s] = true

@@ -17,15 +17,8 @@ func (t *Table) advanceTurn(from int8) {
 		return
 	}
 	// Who must still act (A2): able to act and not settled (acted since the last bet and matched
-	// it). A player alone with chips who owes nothing when the round opens has no decision to make;
-	// once anyone has acted in the round, he is asked like everyone else (he may only check, call or
-	// fold: answerable), as PHH records it with an explicit check.
+	// it, or without a decision when the round opened: openRound).
 	need := h.act &^ h.settled
-	if h.canAct < 2 && need != 0 && !h.roundActed {
-		if s := bits.TrailingZeros16(need); h.bet[s] >= h.currentBet {
-			need = 0
-		}
-	}
 	if need == 0 {
 		t.endRound()
 		return
@@ -34,8 +27,48 @@ func (t *Table) advanceTurn(from int8) {
 	if after == 0 {
 		after = need
 	}
-	h.toAct = int8(bits.TrailingZeros16(after))
+	s := int8(bits.TrailingZeros16(after))
+	if h.killAtTurn&(1<<uint(s)) != 0 {
+		// An absent player's first turn: his hand is killed, and the turn moves on.
+		h.killAtTurn &^= 1 << uint(s)
+		t.foldSeat(s)
+		t.ev(EvKill, s, 0, 0)
+		t.advanceTurn(s)
+		return
+	}
+	h.toAct = s
 	h.seq++
+}
+
+// openRound settles, as the round opens, every player who has no decision in it: he owes nothing and
+// nobody else in the hand has chips beyond his bet, so he could not be called (a player alone
+// with chips against all-in players, or one whose opponents cannot even match the bet he has in).
+// Such a player is asked again only if someone bets or raises. Once a round is open, everyone who
+// had a decision is asked in turn, even when he can only check (PHH writes that check).
+func (t *Table) openRound() {
+	h := &t.h
+	// The two largest totals (bet and stack) of the players in the hand, and whose the largest is.
+	var top1, top2 int64
+	who := int8(-1)
+	for m := h.in; m != 0; m &= m - 1 {
+		s := int8(bits.TrailingZeros16(m))
+		switch tot := h.bet[s] + t.seats[s].stack; {
+		case tot > top1:
+			top1, top2, who = tot, top1, s
+		case tot > top2:
+			top2 = tot
+		}
+	}
+	for m := h.act &^ h.killAtTurn; m != 0; m &= m - 1 { // a hand still to kill is folded at its turn
+		s := int8(bits.TrailingZeros16(m))
+		others := top1
+		if s == who {
+			others = top2
+		}
+		if others <= h.bet[s] && h.bet[s] >= h.currentBet {
+			h.settled |= 1 << uint(s)
+		}
+	}
 }
 
 // endRound closes a betting round: the uncalled part of the last bet goes back, then the next street,
@@ -67,11 +100,12 @@ func (t *Table) endRound() {
 	}
 	h.round++
 	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
-	h.settled, h.roundActed = 0, false
+	h.settled = 0
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return
 	}
+	t.openRound()
 	t.advanceTurn(h.button)
 }
 

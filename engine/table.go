@@ -404,7 +404,7 @@ type hand struct {
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
 	settled       uint16 // acted in this round and matched the bet since (A2)
-	roundActed    bool   // someone acted in this round (not counting forced bets)
+	killAtTurn    uint16 // absent players whose hand is killed when the turn reaches them (T4, T5, P3)
 	dealtM        uint16
 	startOcc      uint16 // seats occupied when the hand started
 	seq           int32
@@ -576,15 +576,22 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 		e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		absent = absent || t.seats[s].state.absent()
 	}
-	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
+	// Absent players' hands are killed (T4, T5, P3): folded when the turn first reaches them, as a
+	// hand history writes it, or at once when they are all-in on their forced bets and have no turn;
+	// while someone is left to win the pot.
 	if absent {
 		for _, s := range order[:h.nDealt] {
-			if t.seats[s].state.absent() && h.inHand > 1 {
+			switch {
+			case !t.seats[s].state.absent():
+			case !h.allIn[s]:
+				h.killAtTurn |= 1 << uint(s)
+			case h.inHand > 1:
 				t.foldSeat(s)
 				t.ev(EvKill, s, 0, 0)
 			}
 		}
 	}
+	t.openRound()
 	t.advanceTurn(h.bb)
 	return nil
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/phh"
@@ -13,16 +14,37 @@ import (
 // has no notation for it, and the engine folds them itself when it replays the hand.
 const SittingOutField = "_sitting_out"
 
-// ShortOpenField is the user field that records the engine's A10 policy when it is the rule book's
-// (ShortOpenDoubleBlind): PHH's own software plays ShortOpenPlusBlind, the replay's default.
+// ShortOpenField is the user field that names the A10 policy a hand was played under. The rule
+// book's (ShortOpenDoubleBlind, "double-blind") is the default of a replay, so a file without the
+// field follows RULES.md; "plus-blind" (ShortOpenPlusBlind, PokerKit's reading) must be said.
 const ShortOpenField = "_short_open"
 
-// shortOpenDoubleBlind is ShortOpenField's value for ShortOpenDoubleBlind.
-const shortOpenDoubleBlind = "double-blind"
+// ShortOpenField's values.
+const (
+	shortOpenDoubleBlind = "double-blind"
+	shortOpenPlusBlind   = "plus-blind"
+)
+
+// RuleDifferencesField is the user field listing the rules (RULES.md IDs) by which this hand's
+// result differs on purpose from what a PHH reader that follows PokerKit computes: A9 (callers put in
+// the full big blind over a short big blind), B2 (the big-blind ante posted after the big blind, by a
+// stack short of both), S2 (odd chips one at a time from the first seat after the button, where
+// PokerKit gives them all to the first winner), A10 (the smallest raise over a short opening all-in
+// is twice the big blind, not the all-in plus the big blind), P3 (a killed hand that is all-in on
+// its forced bets, which PHH cannot fold),
+// S3 (chips of folded players that no player left could win go back to them; PokerKit makes a pot
+// that nobody may win).
+// Our reader ignores it; the other tools' results differ
+// exactly for these hands.
+const RuleDifferencesField = "_rule_differences"
 
 // Export writes the hand last played on t (complete) as a PHH hand history: the players dealt in,
 // in PHH order (from the first seat after the button; heads-up the big blind first), their starting
-// and finishing stacks, the forced bets and every action. Replaying it gives the same hand.
+// and finishing stacks, the forced bets and every action. Replaying it gives the same hand, here and
+// in a reader that follows the PHH standard as PokerKit does: heads-up, the blind and ante arrays are
+// written small blind first and reverse-assigned (p1, the big blind, posts the second value); a hand
+// killed at the deal (T4, T5, P3) is written as that player's fold at his first turn, besides
+// SittingOutField for our reader; every check is explicit.
 func Export(t *engine.Table) (*phh.Hand, error) {
 	if t.Phase() != engine.Complete {
 		return nil, fmt.Errorf("export: the hand is %v, not complete", t.Phase())
@@ -53,6 +75,7 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		Hand:               phh.NumberLabel(hd.Number),
 	}
 	var absent []any
+	var killed [engine.MaxSeats]bool // by PHH player index
 	for i, s := range order[:n] {
 		p := hd.Seats[s]
 		h.StartingStacks[i] = p.Stack
@@ -62,8 +85,11 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		if cfg.AnteMode == engine.AnteEveryone {
 			h.Antes[i] = hd.Level.Ante
 		}
-		if p.State == engine.SittingOut || p.State == engine.Penalised {
-			absent = append(absent, int64(i+1))
+	}
+	for _, e := range t.Log() {
+		if e.Kind == engine.EvKill {
+			killed[index[e.Seat]] = true
+			absent = append(absent, int64(index[e.Seat]+1))
 		}
 	}
 	if cfg.AnteMode == engine.AnteBigBlind {
@@ -73,16 +99,19 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		h.BlindsOrStraddles[index[hd.SmallBlind]] = hd.Level.SmallBlind
 	}
 	h.BlindsOrStraddles[index[hd.BigBlind]] = hd.Level.BigBlind
-	if len(absent) > 0 || cfg.ShortOpen == engine.ShortOpenDoubleBlind {
-		h.Extra = map[string]any{}
+	if n == 2 {
+		// PHH heads-up: the arrays are written as with more players, small blind first, and
+		// reverse-assigned to p1 (the big blind) and p2 (the button).
+		h.Antes[0], h.Antes[1] = h.Antes[1], h.Antes[0]
+		h.BlindsOrStraddles[0], h.BlindsOrStraddles[1] = h.BlindsOrStraddles[1], h.BlindsOrStraddles[0]
 	}
+	h.Extra = map[string]any{}
 	if len(absent) > 0 {
 		h.Extra[SittingOutField] = absent
 	}
-	if cfg.ShortOpen == engine.ShortOpenDoubleBlind {
-		h.Extra[ShortOpenField] = shortOpenDoubleBlind
+	if cfg.ShortOpen == engine.ShortOpenPlusBlind {
+		h.Extra[ShortOpenField] = shortOpenPlusBlind
 	}
-
 	act := func(a phh.Action) { h.ParsedActions = append(h.ParsedActions, a) }
 	for i, s := range order[:n] {
 		hc := t.HoleCards(s)
@@ -93,6 +122,10 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		switch e.Kind {
 		case engine.EvFold:
 			act(phh.Action{Kind: phh.Fold, Player: p})
+		case engine.EvKill:
+			if !allInAtDeal(t, int(e.Seat)) { // killed at his turn: a fold there
+				act(phh.Action{Kind: phh.Fold, Player: p})
+			}
 		case engine.EvCheck, engine.EvCall:
 			act(phh.Action{Kind: phh.CheckCall, Player: p})
 		case engine.EvBet, engine.EvRaise:
@@ -105,5 +138,92 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 			act(phh.Action{Kind: phh.ShowMuck, Player: p})
 		}
 	}
+	if d := differences(t, hd); len(d) > 0 {
+		h.Extra[RuleDifferencesField] = d
+	}
+	if len(h.Extra) == 0 {
+		h.Extra = nil
+	}
 	return h, nil
+}
+
+// folded reports whether seat s folded or was killed in the hand of log.
+func folded(log []engine.Event, s int8) bool {
+	for _, e := range log {
+		if e.Seat == s && (e.Kind == engine.EvFold || e.Kind == engine.EvKill) {
+			return true
+		}
+	}
+	return false
+}
+
+// allInAtDeal reports whether seat s had no chips left after its forced bets: such a player has no
+// turn in PHH, so his killed hand cannot be written as a fold.
+func allInAtDeal(t *engine.Table, s int) bool {
+	for _, e := range t.Log() {
+		if int(e.Seat) == s && e.AllIn && (e.Kind == engine.EvAnte || e.Kind == engine.EvSmallBlind || e.Kind == engine.EvBigBlind) {
+			return true
+		}
+	}
+	return false
+}
+
+// differences lists the rules by which the hand's result differs on purpose from a PokerKit reading
+// of the exported file (see RuleDifferencesField), in the order of RULES.md.
+func differences(t *engine.Table, hd engine.Header) []any {
+	lv := hd.Level
+	log := t.Log()
+	var a9, b2, s2, s3, a10, p3 bool
+	var bbPosted int64
+	for _, e := range log {
+		if e.Kind == engine.EvBigBlind {
+			bbPosted = e.Amount
+		}
+	}
+	shortOpen := false // the round opened with an all-in bet below the big blind
+	for _, e := range log {
+		switch e.Kind {
+		case engine.EvFold, engine.EvCheck, engine.EvCall, engine.EvBet, engine.EvRaise:
+			if e.Round == engine.Preflop && bbPosted < lv.BigBlind {
+				// Every player who enters puts in the full big blind over a short one: the amounts,
+				// and who still has a decision to make, are not PokerKit's.
+				a9 = true
+			}
+			if e.Kind == engine.EvRaise && shortOpen && t.Config().ShortOpen == engine.ShortOpenDoubleBlind {
+				a10 = true
+			}
+			if e.Kind == engine.EvBet {
+				shortOpen = e.To < lv.BigBlind
+			}
+		case engine.EvBoard:
+			shortOpen = false
+		case engine.EvKill:
+			if allInAtDeal(t, int(e.Seat)) {
+				p3 = true
+			}
+		case engine.EvUncalled:
+			if folded(log, e.Seat) {
+				s3 = true // folded chips nobody left could win went back (PokerKit has a pot for nobody)
+			}
+		}
+	}
+	if t.Config().AnteMode == engine.AnteBigBlind && lv.Ante > 0 && hd.Seats[hd.BigBlind].Stack < lv.BigBlind+lv.Ante {
+		b2 = true // the big blind posted before its ante, from a stack short of both
+	}
+	r := t.Result()
+	for i := 0; i < r.NPots; i++ {
+		if k := int64(bits.OnesCount16(r.Pots[i].Winners)); k > 2 && r.Pots[i].Amount%k >= 2 {
+			s2 = true // more than one odd chip: one each from the first winner after the button
+		}
+	}
+	var out []any
+	for _, d := range []struct {
+		on   bool
+		rule string
+	}{{a9, "A9"}, {a10, "A10"}, {b2, "B2"}, {p3, "P3"}, {s2, "S2"}, {s3, "S3"}} {
+		if d.on {
+			out = append(out, d.rule)
+		}
+	}
+	return out
 }
