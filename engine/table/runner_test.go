@@ -434,11 +434,67 @@ func TestRuleA15ActionClock(t *testing.T) {
 	}
 }
 
-// An illegal decision is replaced by check-or-fold and counted; the hand goes on.
-func TestIllegalDecisionChecksOrFolds(t *testing.T) {
+// learner raises to 1 chip first; told why that is refused, it checks or calls instead.
+type learner struct {
+	told  []error
+	wrong bool // the next answer is the illegal one
+}
+
+func (l *learner) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+	if l.wrong {
+		l.wrong = false
+		return table.Decision{Action: engine.Raise, To: 1}, nil
+	}
+	l.wrong = true
+	return caller(v), nil
+}
+func (l *learner) Instant()                            {}
+func (l *learner) Refused(_ table.Decision, err error) { l.told = append(l.told, err) }
+
+// rule A15: an illegal decision is refused with the engine's error, naming the rule and the amounts,
+// and the player is asked again; it never becomes a check or a fold by itself.
+func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 4, 1, &l)
-	cheat := decideFunc(func(*engine.View) table.Decision { return table.Decision{Action: engine.Raise, To: 1} })
+	p1 := &learner{wrong: true}
+	bots := bot.Players(2)
+	ps := table.PlayersFunc(func(p string) table.Decider {
+		if p == "p1" {
+			return p1
+		}
+		return bots.Decider(p)
+	})
+	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	st := r.Stats()
+	if st.Illegal == 0 || int64(len(p1.told)) != st.Illegal || st.TimedOut != 0 {
+		t.Fatalf("stats %+v, %d refusals told", st, len(p1.told))
+	}
+	for _, err := range p1.told {
+		var small engine.ErrRaiseTooSmall
+		var reopened engine.ErrNotReopened
+		var none engine.ErrNoOpponent
+		var chips engine.ErrNotEnoughChips
+		var noBet engine.ErrNoBetToRaise
+		if !errors.As(err, &small) && !errors.As(err, &reopened) && !errors.As(err, &none) && !errors.As(err, &chips) && !errors.As(err, &noBet) {
+			t.Fatalf("told %T %v, want an engine error naming the rule", err, err)
+		}
+		if !strings.Contains(err.Error(), "(rule ") {
+			t.Fatalf("the error names no rule: %v", err)
+		}
+	}
+}
+
+// rule A15: a player who keeps answering illegally is asked MaxRefusals times, then his turn ends as
+// when the clock runs out; the table never loops.
+func TestIllegalDecisionsEndTheTurnLikeTheClock(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 4, 1, &l)
+	asked := 0
+	cheat := decideFunc(func(*engine.View) table.Decision { asked++; return table.Decision{Action: engine.Raise, To: 1} })
 	bots := bot.Players(2)
 	ps := table.PlayersFunc(func(p string) table.Decider {
 		if p == "p1" {
@@ -451,8 +507,9 @@ func TestIllegalDecisionChecksOrFolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.check(t)
-	if r.Stats().Illegal == 0 {
-		t.Fatal("no illegal decision counted")
+	st := r.Stats()
+	if st.TimedOut == 0 || st.Illegal != int64(asked) || int64(asked) != table.MaxRefusals*st.TimedOut {
+		t.Fatalf("asked %d times, stats %+v: want %d refusals a turn, then the clock's end", asked, st, table.MaxRefusals)
 	}
 }
 
