@@ -45,6 +45,9 @@ const (
 	vNotReopened
 	vNoOpponent
 	vNotEnoughChips
+	vCalledOutOfTurn
+	vInTurn
+	vAlreadyDeclared
 	vNotDealt
 	vFolded
 	vIsAllIn
@@ -89,6 +92,12 @@ func (t *Table) explain(v violation, seat int, a Action, to int64) error {
 		return ErrNoOpponent{Rule: "A2"}
 	case vNotEnoughChips:
 		return ErrNotEnoughChips{To: to, Max: max, Rule: "A3"}
+	case vCalledOutOfTurn:
+		return ErrCalledOutOfTurn{Rule: "A14"}
+	case vInTurn:
+		return ErrBadSeat{Seat: seat, Reason: "it is this seat's turn: act now (rule A14)"}
+	case vAlreadyDeclared:
+		return ErrBadSeat{Seat: seat, Reason: "has already declared an action out of turn, which binds (rule A14)"}
 	case vNotDealt:
 		return ErrBadSeat{Seat: seat, Reason: "not dealt in this hand"}
 	case vFolded:
@@ -218,6 +227,9 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		if !h.reopened(s) {
 			return vNotReopened
 		}
+		if h.calledOOT&(1<<uint(s)) != 0 {
+			return vCalledOutOfTurn
+		}
 		if !t.answerable(s) {
 			return vNoOpponent
 		}
@@ -337,6 +349,9 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		h.settled |= 1 << uint(s)
 		t.ev(EvCall, s, amt, h.bet[s]).AllIn = h.allIn[s]
+		if h.nDeclared > 0 && t.cfg.OutOfTurn == OutOfTurnSeed000 {
+			t.freeDeclarations(s)
+		}
 		t.advanceTurn(s)
 		return
 	case AllIn:
@@ -363,6 +378,9 @@ func (t *Table) apply(s int8, a Action, to int64) {
 	h.acted[s], h.actedTo[s] = true, to
 	h.settled = 1 << uint(s) // everyone else owes the new bet
 	t.ev(kind, s, amt, to).AllIn = h.allIn[s]
+	if h.nDeclared > 0 {
+		t.freeDeclarations(s)
+	}
 	t.advanceTurn(s)
 }
 
@@ -395,7 +413,7 @@ func (t *Table) FillLegal(l *Legal) {
 	stack := t.seats[s].stack
 	max := h.bet[s] + stack
 	reopened := h.reopened(s)
-	raise := max > h.currentBet && reopened && t.answerable(s)
+	raise := max > h.currentBet && reopened && t.answerable(s) && h.calledOOT&(1<<uint(s)) == 0
 	var minTo, maxTo int64
 	if raise {
 		minTo, maxTo = min(t.MinRaiseTo(), max), max

@@ -100,7 +100,10 @@ func (t *Table) endRound() {
 	}
 	h.round++
 	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
-	h.settled = 0
+	h.settled, h.calledOOT = 0, 0
+	if h.nDeclared > 0 { // a declaration out of turn is for the round it was made in
+		h.declared, h.nDeclared = [MaxSeats]declaration{}, 0
+	}
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return

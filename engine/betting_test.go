@@ -556,6 +556,115 @@ func TestRuleA14AdvanceActions(t *testing.T) {
 	})
 }
 
+// rule A14: a declaration out of turn at a live table, under both policies. Six players, blinds
+// 50-100: seat 2 acts first, then 3, 4, 5, 0, 1.
+//
+// Seeds 000 and 004: "Un'affermazione o una dichiarazione verbale fuori dal turno è considerata
+// vincolante se una azione ( call, bet, raise, reraise) non interviene dopo che l'infrazione è stata
+// commessa. Un giocatore che ha chiamato (call) fuori dal turno non può cambiare la sua chiamata in
+// un rilancio in nessuna circostanza." TDA 2007 r30 (the policy): check, call and fold do not change
+// the action; a bet or raise frees the player, who then has every option.
+func TestRuleA14OutOfTurn(t *testing.T) {
+	type want struct {
+		toAct    int   // the seat to act after the steps
+		bet4     int64 // seat 4's bet then
+		folded4  bool
+		mayRaise bool // seat 4, when it is his turn
+	}
+	for _, c := range []struct {
+		name     string
+		pol      OutOfTurnRule
+		declare  step // seat 4's declaration
+		between  []step
+		want     want
+		errRaise string // seat 4 raising to 1000 when free: "" for allowed
+	}{
+		{"seed 000: folds in between, the declared fold binds", OutOfTurnSeed000, step{4, Fold, 0, ""},
+			[]step{{2, Fold, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, folded4: true}, ""},
+		{"TDA: folds in between, the declared fold binds", OutOfTurnTDA, step{4, Fold, 0, ""},
+			[]step{{2, Fold, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, folded4: true}, ""},
+		{"seed 000: a call in between frees the declared raise", OutOfTurnSeed000, step{4, Raise, 300, ""},
+			[]step{{2, Call, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 4, mayRaise: true}, ""},
+		{"TDA: a call does not change the action, the declared raise binds", OutOfTurnTDA, step{4, Raise, 300, ""},
+			[]step{{2, Call, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, bet4: 300}, ""},
+		{"seed 000: a raise frees a declared call, which can never become a raise", OutOfTurnSeed000, step{4, Call, 0, ""},
+			[]step{{2, Raise, 300, ""}, {3, Fold, 0, ""}}, want{toAct: 4}, "that call can never become a raise; call or fold (rule A14)"},
+		{"seed 000: a call frees a declared call, still never a raise", OutOfTurnSeed000, step{4, Call, 0, ""},
+			[]step{{2, Call, 0, ""}, {3, Call, 0, ""}}, want{toAct: 4}, "(rule A14)"},
+		{"TDA: a raise frees a declared call, and he has every option", OutOfTurnTDA, step{4, Call, 0, ""},
+			[]step{{2, Raise, 300, ""}, {3, Fold, 0, ""}}, want{toAct: 4, mayRaise: true}, ""},
+		{"TDA: calls in between, the declared call binds", OutOfTurnTDA, step{4, Call, 0, ""},
+			[]step{{2, Call, 0, ""}, {3, Call, 0, ""}}, want{toAct: 5, bet4: 100}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := six(t, Config{OutOfTurn: c.pol})
+			e, err := tb.DeclareOutOfTurn(c.declare.seat, c.declare.a, c.declare.to)
+			if err != nil || e.Kind != EvOutOfTurn {
+				t.Fatalf("declaration: %v %v", e, err)
+			}
+			run(t, tb, c.between)
+			v := tb.View(FullView)
+			if tb.ToAct() != c.want.toAct || v.Seats[4].Bet != c.want.bet4 || v.Seats[4].Folded != c.want.folded4 {
+				t.Fatalf("to act %d, seat 4 bet %d folded %v; want %+v\n%v", tb.ToAct(), v.Seats[4].Bet, v.Seats[4].Folded, c.want, actionsOf(tb.Log()))
+			}
+			if tb.ToAct() != 4 {
+				return
+			}
+			if l := tb.LegalActions(); l.Raise != c.want.mayRaise || !l.Fold {
+				t.Fatalf("seat 4 freed: %+v", l)
+			}
+			err = tb.VerifyRaiseTo(4, 1000)
+			if c.errRaise == "" && err != nil || c.errRaise != "" && (err == nil || !strings.Contains(err.Error(), c.errRaise)) {
+				t.Fatalf("seat 4 raising: %v, want %q", err, c.errRaise)
+			}
+			if c.errRaise != "" {
+				var e ErrCalledOutOfTurn
+				if !errors.As(err, &e) || e.Rule != "A14" {
+					t.Fatalf("error value %#v", err)
+				}
+				run(t, tb, []step{{4, Call, 0, ""}})
+			}
+		})
+	}
+	t.Run("the player to act declares nothing out of turn; a declaration binds once made", func(t *testing.T) {
+		tb := six(t, Config{})
+		if err := tb.VerifyDeclareOutOfTurn(2, Fold, 0); err == nil || !strings.Contains(err.Error(), "act now (rule A14)") {
+			t.Fatalf("in turn: %v", err)
+		}
+		if _, err := tb.DeclareOutOfTurn(4, Call, 0); err != nil {
+			t.Fatal(err)
+		}
+		if tb.CanDeclareOutOfTurn(4, Fold, 0) {
+			t.Fatal("a second declaration replaced a binding one")
+		}
+	})
+	t.Run("the log with its declarations replays exactly", func(t *testing.T) {
+		tb := six(t, Config{OutOfTurn: OutOfTurnTDA})
+		tb.DeclareOutOfTurn(4, Raise, 300)
+		run(t, tb, []step{{2, Call, 0, ""}, {3, Fold, 0, ""}})
+		checkDownAll(t, tb)
+		log := append([]Event(nil), tb.Log()...)
+		if _, err := Replay(tb.Header(), log); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// checkDownAll plays the hand to its end with checks and calls.
+func checkDownAll(t *testing.T, tb *Table) {
+	t.Helper()
+	for tb.Phase() == Betting {
+		s := tb.ToAct()
+		a := Call
+		if tb.CanCheck(s) {
+			a = Check
+		}
+		if _, err := tb.Act(s, a, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // rule A15: the clock is data: the engine says who must act since which action; at expiry the hand
 // is folded, or checked when free under checkWhenFree; a stale expiry changes nothing.
 func TestRuleA15Clock(t *testing.T) {

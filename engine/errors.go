@@ -145,3 +145,11 @@ func (e ErrTooFewPlayers) Error() string {
 type ErrBadConfig struct{ Reason string }
 
 func (e ErrBadConfig) Error() string { return "bad table setup: " + e.Reason }
+
+// ErrCalledOutOfTurn: a player who called out of turn may not make it a raise, whatever came before
+// his turn (rule A14, seed 000: "in nessuna circostanza"); he may call or fold.
+type ErrCalledOutOfTurn struct{ Rule string }
+
+func (e ErrCalledOutOfTurn) Error() string {
+	return fmt.Sprintf("you called out of turn: that call can never become a raise; call or fold (rule %s)", e.Rule)
+}

@@ -30,11 +30,12 @@ const (
 	EvHandEnd                          // the hand is over and the pot pushed
 	EvVoid                             // the hand is void (rule D4): every chip went back
 	EvTimeExpired                      // Seat's clock expired (rule A15); the fold or check follows
+	EvOutOfTurn                        // Seat declared Action(Amount) (to To for a bet or raise) out of turn at a live table (rule A14)
 )
 
 var eventNames = [...]string{"", "hand", "ante", "small blind", "big blind", "hole", "kill",
 	"fold", "check", "call", "bet", "raise", "uncalled", "board", "show", "muck", "win",
-	"eliminated", "end", "void", "time expired"}
+	"eliminated", "end", "void", "time expired", "out of turn"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k != 0 {
@@ -97,6 +98,11 @@ func (e Event) String() string {
 		return fmt.Sprintf("seat %d wins %d from pot %d", e.Seat, e.Amount, e.Pot)
 	case EvEliminated:
 		return fmt.Sprintf("seat %d is eliminated (started the hand with %d)", e.Seat, e.Amount)
+	case EvOutOfTurn:
+		if e.To > 0 {
+			return fmt.Sprintf("seat %d declares %v %d out of turn", e.Seat, Action(e.Amount), e.To)
+		}
+		return fmt.Sprintf("seat %d declares %v out of turn", e.Seat, Action(e.Amount))
 	case EvHandEnd:
 		return "hand over"
 	case EvVoid:

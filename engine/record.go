@@ -42,8 +42,13 @@ func Replay(hd Header, log []Event) (*Table, error) {
 		return nil, err
 	}
 	for i, e := range log {
+		if i < len(t.log) {
+			continue // the table made this event itself (a kill, an expiry's fold, a declaration done)
+		}
 		var err error
 		switch e.Kind {
+		case EvOutOfTurn:
+			_, err = t.DeclareOutOfTurn(int(e.Seat), Action(e.Amount), e.To)
 		case EvFold, EvCheck, EvCall, EvBet, EvRaise:
 			if i > 0 && log[i-1].Kind == EvTimeExpired {
 				continue // done by the expiry

@@ -411,6 +411,10 @@ type hand struct {
 
 	advance  [MaxSeats]advance
 	nAdvance int8
+
+	declared  [MaxSeats]declaration // live declarations out of turn (A14)
+	nDeclared int8
+	calledOOT uint16 // called out of turn and freed: no raise in this round (A14, seed 000)
 	result   handResult
 }
 
