@@ -415,7 +415,7 @@ type hand struct {
 	declared  [MaxSeats]declaration // live declarations out of turn (A14)
 	nDeclared int8
 	calledOOT uint16 // called out of turn and freed: no raise in this round (A14, seed 000)
-	result   handResult
+	result    handResult
 }
 
 func (h *hand) potTotal() int64 {
