@@ -46,6 +46,7 @@ const (
 	vNoOpponent
 	vNotEnoughChips
 	vCalledOutOfTurn
+	vAwaitingDealer
 	vInTurn
 	vAlreadyDeclared
 	vNotDealt
@@ -94,6 +95,8 @@ func (t *Table) explain(v violation, seat int, a Action, to int64) error {
 		return ErrNotEnoughChips{To: to, Max: max, Rule: "A3"}
 	case vCalledOutOfTurn:
 		return ErrCalledOutOfTurn{Rule: "A14"}
+	case vAwaitingDealer:
+		return ErrAwaitingDealer{Awaiting: h.await, Rule: "D3"}
 	case vInTurn:
 		return ErrBadSeat{Seat: seat, Reason: "it is this seat's turn: act now (rule A14)"}
 	case vAlreadyDeclared:
@@ -116,6 +119,9 @@ func (t *Table) turn(seat int) violation {
 	}
 	if h.phase != Betting {
 		return vNoHand
+	}
+	if h.await != AwaitNothing {
+		return vAwaitingDealer
 	}
 	if !t.validSeat(seat) || !h.dealt[seat] {
 		return vNotDealt

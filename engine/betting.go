@@ -89,13 +89,8 @@ func (t *Table) endRound() {
 		if h.in&^h.act != 0 {
 			t.showAll() // betting closed with an all-in: every hand face up (S4)
 		}
-		for h.round < River {
-			h.round++
-			if !t.dealStreet() {
-				return
-			}
-		}
-		t.showdown()
+		h.runout = true
+		t.runout()
 		return
 	}
 	h.round++
@@ -112,9 +107,36 @@ func (t *Table) endRound() {
 	t.advanceTurn(h.button)
 }
 
+// runout deals the rest of the board once betting is over, then the showdown. A live table pauses
+// at each street for the dealer's cards and comes back here.
+func (t *Table) runout() {
+	h := &t.h
+	for h.round < River {
+		h.round++
+		if !t.dealStreet() {
+			return
+		}
+	}
+	t.showdown()
+}
+
+// streetDealt goes on after a live dealer's street: the betting round, or the rest of the run-out.
+func (t *Table) streetDealt() {
+	if t.h.runout {
+		t.runout()
+		return
+	}
+	t.openRound()
+	t.advanceTurn(t.h.button)
+}
+
 // dealStreet burns one card and deals the flop, turn or river (D3).
 func (t *Table) dealStreet() bool {
 	h := &t.h
+	if t.cfg.Live {
+		h.await = AwaitBoard // the dealer reports the street (ReportBoard)
+		return false
+	}
 	k := 1
 	if h.round == Flop {
 		k = 3

@@ -31,11 +31,12 @@ const (
 	EvVoid                             // the hand is void (rule D4): every chip went back
 	EvTimeExpired                      // Seat's clock expired (rule A15); the fold or check follows
 	EvOutOfTurn                        // Seat declared Action(Amount) (to To for a bet or raise) out of turn at a live table (rule A14)
+	EvLive                             // a live dealing procedure Proc (RULES.md L), about Seat and Cards[:N]
 )
 
 var eventNames = [...]string{"", "hand", "ante", "small blind", "big blind", "hole", "kill",
 	"fold", "check", "call", "bet", "raise", "uncalled", "board", "show", "muck", "win",
-	"eliminated", "end", "void", "time expired", "out of turn"}
+	"eliminated", "end", "void", "time expired", "out of turn", "live procedure"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k != 0 {
@@ -54,6 +55,7 @@ type Event struct {
 	AllIn  bool
 	N      uint8 // number of Cards used
 	Pot    uint8
+	Proc   Procedure // EvLive: the procedure applied
 	Burn   eval.Card // EvBoard: the card burned before it (D3); NoCard when hidden
 	Cards  [5]eval.Card
 	Amount int64
@@ -103,6 +105,11 @@ func (e Event) String() string {
 			return fmt.Sprintf("seat %d declares %v %d out of turn", e.Seat, Action(e.Amount), e.To)
 		}
 		return fmt.Sprintf("seat %d declares %v out of turn", e.Seat, Action(e.Amount))
+	case EvLive:
+		if e.N > 0 {
+			return fmt.Sprintf("%v: seat %d, %s", e.Proc, e.Seat, eval.CardsString(e.CardList()))
+		}
+		return fmt.Sprintf("%v: seat %d", e.Proc, e.Seat)
 	case EvHandEnd:
 		return "hand over"
 	case EvVoid:

@@ -400,6 +400,7 @@ type hand struct {
 	aggressor     int8   // the last player to bet or raise in this round
 	showFirst     int8   // where the showdown starts (rule S5)
 	allShown      bool   // hands went face up when betting closed with an all-in (rule S4)
+	runout        bool   // betting is over for the hand: the board is dealt to the showdown
 	inHand        int8   // dealt in and not folded
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
@@ -411,6 +412,10 @@ type hand struct {
 
 	advance  [MaxSeats]advance
 	nAdvance int8
+
+	order [MaxSeats]int8 // the seats dealt in, in dealing order from the small blind (D2)
+	await Awaiting       // a live table waits for the dealer's cards
+	live  liveDeal       // a live table's dealing procedures (L)
 
 	declared  [MaxSeats]declaration // live declarations out of turn (A14)
 	nDeclared int8
@@ -556,26 +561,38 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	h.lastFullRaise = lv.BigBlind
 
 	// Two hole cards each, one at a time, from the small blind (D2).
-	t.deck.Shuffle()
 	first := h.sb
 	if !h.sbLive || !h.dealt[first] {
 		first = t.nextDealt(h.button)
 	}
-	var order [MaxSeats]int8
 	s := first
 	for k := int8(0); k < h.nDealt; k++ {
-		order[k] = s
+		h.order[k] = s
 		s = t.nextDealt(s)
 	}
+	if t.cfg.Live {
+		// A live dealer deals from a physical deck and reports each card (ReportHole).
+		h.await = AwaitHoleCards
+		h.live = liveDeal{exposedAt: -1}
+		return nil
+	}
+	t.deck.Shuffle()
 	var buf [2 * MaxSeats]eval.Card
 	if !t.drawInto(buf[:2*h.nDealt]) {
 		return nil
 	}
-	for k, s := range order[:h.nDealt] {
+	for k, s := range h.order[:h.nDealt] {
 		h.hole[s] = [2]eval.Card{buf[k], buf[int(h.nDealt)+k]}
 	}
+	t.holesDealt()
+	return nil
+}
+
+// holesDealt logs the hole cards, kills the absent players' hands and starts the betting.
+func (t *Table) holesDealt() {
+	h := &t.h
 	absent := false
-	for _, s := range order[:h.nDealt] {
+	for _, s := range h.order[:h.nDealt] {
 		e := t.ev(EvHole, s, 0, 0)
 		e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		absent = absent || t.seats[s].state.absent()
@@ -584,7 +601,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	// hand history writes it, or at once when they are all-in on their forced bets and have no turn;
 	// while someone is left to win the pot.
 	if absent {
-		for _, s := range order[:h.nDealt] {
+		for _, s := range h.order[:h.nDealt] {
 			switch {
 			case !t.seats[s].state.absent():
 			case !h.allIn[s]:
@@ -597,7 +614,6 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 	t.openRound()
 	t.advanceTurn(h.bb)
-	return nil
 }
 
 // nextDealt returns the first seat dealt in after s, clockwise.

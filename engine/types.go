@@ -106,6 +106,9 @@ type Config struct {
 	ShortOpen  ShortOpenRule
 	OutOfTurn  OutOfTurnRule
 	Clock      ClockPolicy
+	// Live: a card room's table with a human dealer, who reports every card as dealt (ReportHole,
+	// ReportBoard) instead of a DeckSource, and the procedures of RULES.md group L.
+	Live bool
 }
 
 // Level is a blind level (rule B3).

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/phh"
@@ -10,8 +11,9 @@ import (
 )
 
 // SittingOutField is the user field (PHH keys beginning with "_") listing the players, 1-based,
-// whose hands were dealt and killed at once because they sat out or were penalised (T4, T5, P3): PHH
-// has no notation for it, and the engine folds them itself when it replays the hand.
+// whose hands were dealt and killed because they sat out or were penalised (T4, T5, P3): the actions
+// write each kill as the player's fold at his first turn, and the engine, told by this field, kills
+// the hand itself when it replays it.
 const SittingOutField = "_sitting_out"
 
 // ShortOpenField is the user field that names the A10 policy a hand was played under. The rule
@@ -30,13 +32,29 @@ const (
 // the full big blind over a short big blind), B2 (the big-blind ante posted after the big blind, by a
 // stack short of both), S2 (odd chips one at a time from the first seat after the button, where
 // PokerKit gives them all to the first winner), A10 (the smallest raise over a short opening all-in
-// is twice the big blind, not the all-in plus the big blind), P3 (a killed hand that is all-in on
-// its forced bets, which PHH cannot fold),
+// is twice the big blind, not the all-in plus the big blind), P3 (a killed hand, T4, T5, P3, or a
+// dead one, L8, that is all-in and has no turn at which PHH could fold it),
 // S3 (chips of folded players that no player left could win go back to them; PokerKit makes a pot
 // that nobody may win).
 // Our reader ignores it; the other tools' results differ
 // exactly for these hands.
 const RuleDifferencesField = "_rule_differences"
+
+// LiveProceduresField is the user field listing, in order, the dealing procedures a live table's
+// hand went through (RULES.md L2-L8: exposed, extra or early cards, a redealt flop, a burn error, a
+// dead hand), each as "L4 flop redealt: 7h8h9hTh". The actions hold the cards as finally dealt.
+const LiveProceduresField = "_live_procedures"
+
+func liveText(e engine.Event, p int) string {
+	s := e.Proc.Rule() + " " + strings.TrimSuffix(e.Proc.String(), " (rule "+e.Proc.Rule()+")")
+	if e.Proc == engine.ProcPassedCards || e.Proc == engine.ProcExposedCard || e.Proc == engine.ProcExposedReplaced {
+		s += fmt.Sprintf(", p%d", p)
+	}
+	if e.N > 0 && e.Proc != engine.ProcExposedReplaced {
+		s += ": " + eval.CardsString(e.CardList())
+	}
+	return s
+}
 
 // Export writes the hand last played on t (complete) as a PHH hand history: the players dealt in,
 // in PHH order (from the first seat after the button; heads-up the big blind first), their starting
@@ -87,7 +105,7 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		}
 	}
 	for _, e := range t.Log() {
-		if e.Kind == engine.EvKill {
+		if st := hd.Seats[e.Seat].State; e.Kind == engine.EvKill && (st == engine.SittingOut || st == engine.Penalised) {
 			killed[index[e.Seat]] = true
 			absent = append(absent, int64(index[e.Seat]+1))
 		}
@@ -117,13 +135,19 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		hc := t.HoleCards(s)
 		act(phh.Action{Kind: phh.DealHole, Player: i + 1, Cards: []eval.Card{hc[0], hc[1]}})
 	}
+	var procs []any // the live dealing procedures (L), in order, for LiveProceduresField
 	for _, e := range t.Log() {
 		p := index[e.Seat] + 1
 		switch e.Kind {
+		case engine.EvLive:
+			procs = append(procs, liveText(e, p))
+			if e.Proc == engine.ProcBurnReshuffled && len(h.ParsedActions) > 0 && h.ParsedActions[len(h.ParsedActions)-1].Kind == phh.DealBoard {
+				h.ParsedActions = h.ParsedActions[:len(h.ParsedActions)-1] // that flop went back into the stub
+			}
 		case engine.EvFold:
 			act(phh.Action{Kind: phh.Fold, Player: p})
 		case engine.EvKill:
-			if !allInAtDeal(t, int(e.Seat)) { // killed at his turn: a fold there
+			if !allInAtDeal(t, int(e.Seat)) && !allInKilled(t, e.Seat) { // killed at his turn: a fold there
 				act(phh.Action{Kind: phh.Fold, Player: p})
 			}
 		case engine.EvCheck, engine.EvCall:
@@ -138,6 +162,9 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 			act(phh.Action{Kind: phh.ShowMuck, Player: p})
 		}
 	}
+	if len(procs) > 0 {
+		h.Extra[LiveProceduresField] = procs
+	}
 	if d := differences(t, hd); len(d) > 0 {
 		h.Extra[RuleDifferencesField] = d
 	}
@@ -145,6 +172,13 @@ func Export(t *engine.Table) (*phh.Hand, error) {
 		h.Extra = nil
 	}
 	return h, nil
+}
+
+// allInKilled reports whether seat s's hand was declared dead (L8) while he was all-in: he had no
+// turn to fold at.
+func allInKilled(t *engine.Table, s int8) bool {
+	v := t.View(engine.FullView)
+	return v.Seats[s].AllIn
 }
 
 // folded reports whether seat s folded or was killed in the hand of log.
@@ -198,8 +232,8 @@ func differences(t *engine.Table, hd engine.Header) []any {
 		case engine.EvBoard:
 			shortOpen = false
 		case engine.EvKill:
-			if allInAtDeal(t, int(e.Seat)) {
-				p3 = true
+			if allInAtDeal(t, int(e.Seat)) || allInKilled(t, e.Seat) {
+				p3 = true // a killed or dead hand that PHH cannot fold
 			}
 		case engine.EvUncalled:
 			if folded(log, e.Seat) {

@@ -513,3 +513,77 @@ func TestRefereeRefusesWhatPokerKitRefuses(t *testing.T) {
 		})
 	}
 }
+
+// rule L2, rule L4, rule L8 in hand histories: a live hand that went through dealing procedures
+// exports the cards as finally dealt, lists the procedures in LiveProceduresField, and is read both
+// by the PokerKit referee and by our reader to the same stacks.
+func TestExportLiveProcedures(t *testing.T) {
+	tb, err := engine.NewTable(engine.Config{Seats: 3, Live: true}, engine.Level{SmallBlind: 50, BigBlind: 100}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		tb.Sit(i, fmt.Sprintf("p%d", i), 1000, engine.Active)
+	}
+	tb.SetButton(2)
+	if err := tb.StartHand(); err != nil {
+		t.Fatal(err)
+	}
+	must := func(_ engine.Event, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, c := range eval.MustParseCards("AsKs2cAhKh7dQd") {
+		must(tb.ReportHole(engine.LiveCard{Card: c, FaceUp: k == 3})) // seat 0's second card exposed, then replaced by Qd
+	}
+	must(tb.Call(2))
+	must(tb.KillPassedHand(1)) // the big blind passed his cards: dead at his turn
+	must(tb.Call(0))
+	must(tb.ReportBoard(engine.LiveBoard{Cards: eval.MustParseCards("Ad9h4s5s")})) // four cards: redealt
+	must(tb.ReportBoard(engine.LiveBoard{Cards: eval.MustParseCards("5s9h8d")}))
+	for tb.Phase() == engine.Betting {
+		if tb.Awaiting() == engine.AwaitBoard {
+			burn, c := eval.MustParseCards("3d"), eval.MustParseCards("Tc")
+			if tb.Round() == engine.River {
+				burn, c = eval.MustParseCards("4d"), eval.MustParseCards("Jc")
+			}
+			must(tb.ReportBoard(engine.LiveBoard{Burns: burn, Cards: c}))
+			continue
+		}
+		s := tb.ToAct()
+		if tb.CanCheck(s) {
+			must(tb.Check(s))
+		} else {
+			must(tb.Call(s))
+		}
+	}
+	h, err := Export(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := h.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := phh.Parse(text)
+	if err != nil {
+		t.Fatalf("%s\n%v", text, err)
+	}
+	got := fmt.Sprint(back.Extra[LiveProceduresField])
+	for _, want := range []string{"L2 exposed card, dealt on, p1: Ah", "L2 exposed card replaced, p1", "L8 cards passed, dead hand, p2", "L4 flop redealt: Ad9h4s5s"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("%s = %s, want %q in it", LiveProceduresField, got, want)
+		}
+	}
+	var ref referee
+	stacks, err := ref.play(back)
+	if err != nil || !slices.Equal(stacks, back.FinishingStacks) {
+		t.Fatalf("PokerKit's rules: %v %v, the export %v\n%s", stacks, err, back.FinishingStacks, text)
+	}
+	var r Replayer
+	if err := r.Check(back); err != nil {
+		t.Fatalf("%s\n%v", text, err)
+	}
+}
