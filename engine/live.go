@@ -97,20 +97,20 @@ type LiveBoard struct {
 // liveDeal is the state of a live deal: the hole cards reported so far, the exposed cards waiting
 // for their replacement, the burn already taken for the flop, and the board procedures under way.
 type liveDeal struct {
-	n          int8         // hole cards reported in the regular deal
-	exposures  int8         // hole cards exposed by the dealer's error (L2)
-	pending    [2]int8      // deal positions of exposed cards to replace after the deal (L2, L7)
-	nPending   int8         // how many
-	exposedAt  int8         // deal position of the dealer's exposed card, -1 for none
-	firstBurn  eval.Card    // the flop's burn already on the table (L2, L3)
-	burnTaken  bool         // firstBurn is set
-	noBurn     bool         // the next street is turned without a burn (L4, L5, L6)
-	extras     int8         // extra hole cards (L3)
-	setAside   eval.Card    // a turn dealt early, shuffled back before the river (L6)
-	hasAside   bool         // setAside is set
-	flopActed  uint16       // players who acted on the flop (L5)
-	mustFirst  eval.Card    // L5 double burn: the card burned second is the flop's first
-	hasFirst   bool         // mustFirst is set
+	n         int8      // hole cards reported in the regular deal
+	exposures int8      // hole cards exposed by the dealer's error (L2)
+	pending   [2]int8   // deal positions of exposed cards to replace after the deal (L2, L7)
+	nPending  int8      // how many
+	exposedAt int8      // deal position of the dealer's exposed card, -1 for none
+	firstBurn eval.Card // the flop's burn already on the table (L2, L3)
+	burnTaken bool      // firstBurn is set
+	noBurn    bool      // the next street is turned without a burn (L4, L5, L6)
+	extras    int8      // extra hole cards (L3)
+	setAside  eval.Card // a turn dealt early, shuffled back before the river (L6)
+	hasAside  bool      // setAside is set
+	flopActed uint16    // players who acted on the flop (L5)
+	mustFirst eval.Card // L5 double burn: the card burned second is the flop's first
+	hasFirst  bool      // mustFirst is set
 }
 
 // ErrNotLive: the operation is a live dealer's, and the table is dealt by a DeckSource (or the hand
