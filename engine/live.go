@@ -108,7 +108,6 @@ type liveDeal struct {
 	extras    int8      // extra hole cards (L3)
 	setAside  eval.Card // a turn dealt early, shuffled back before the river (L6)
 	hasAside  bool      // setAside is set
-	flopActed uint16    // players who acted on the flop (L5)
 	mustFirst eval.Card // L5 double burn: the card burned second is the flop's first
 	hasFirst  bool      // mustFirst is set
 }
