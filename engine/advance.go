@@ -79,7 +79,7 @@ func (t *Table) verifyDeclare(seat int, a Action, to int64) violation {
 		return vIsAllIn
 	case int8(seat) == h.toAct:
 		return vInTurn
-	case h.declared[seat].made:
+	case t.decl[seat].made:
 		return vAlreadyDeclared
 	case a < Fold || a > AllIn:
 		return vUnknownAction
@@ -113,7 +113,8 @@ func (t *Table) DeclareOutOfTurn(seat int, a Action, to int64) (Event, error) {
 	if a != Bet && a != Raise {
 		to = 0
 	}
-	h.declared[seat] = declaration{a: a, to: to, round: h.round, made: true}
+	t.decl[seat] = declaration{a: a, to: to, round: h.round, made: true}
+	t.declDirty = true
 	h.nDeclared++
 	e := t.ev(EvOutOfTurn, int8(seat), int64(a), to)
 	return *e, nil
@@ -121,10 +122,9 @@ func (t *Table) DeclareOutOfTurn(seat int, a Action, to int64) (Event, error) {
 
 // freeDeclarations frees the pending declarations of everyone but s, after s's call, bet or raise.
 func (t *Table) freeDeclarations(s int8) {
-	h := &t.h
-	for i := range h.declared {
-		if int8(i) != s && h.declared[i].made {
-			h.declared[i].freed = true
+	for i := range t.decl {
+		if int8(i) != s && t.decl[i].made {
+			t.decl[i].freed = true
 		}
 	}
 }
@@ -134,8 +134,8 @@ func (t *Table) freeDeclarations(s int8) {
 // called, under seed 000). It reports whether an action was done.
 func (t *Table) runDeclaration(s int8) bool {
 	h := &t.h
-	d := h.declared[s]
-	h.declared[s] = declaration{}
+	d := t.decl[s]
+	t.decl[s] = declaration{}
 	h.nDeclared--
 	if d.round != h.round {
 		return false // the round it was made in is over
@@ -156,7 +156,7 @@ func (t *Table) runAdvance() {
 	h := &t.h
 	for (h.nAdvance > 0 || h.nDeclared > 0) && h.phase == Betting && h.toAct >= 0 {
 		s := h.toAct
-		if h.declared[s].made {
+		if t.decl[s].made {
 			if t.runDeclaration(s) {
 				continue
 			}

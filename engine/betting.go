@@ -97,13 +97,13 @@ func (t *Table) endRound() {
 	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
 	h.settled, h.calledOOT = 0, 0
 	if h.nDeclared > 0 { // a declaration out of turn is for the round it was made in
-		h.declared, h.nDeclared = [MaxSeats]declaration{}, 0
+		t.decl, h.nDeclared = [MaxSeats]declaration{}, 0
 	}
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return
 	}
-	t.openRound()
+	// No openRound after the flop: every bet is 0 and two players have chips, so each has a decision.
 	t.advanceTurn(h.button)
 }
 
@@ -126,8 +126,7 @@ func (t *Table) streetDealt() {
 		t.runout()
 		return
 	}
-	t.openRound()
-	t.advanceTurn(t.h.button)
+	t.advanceTurn(t.h.button) // every player with chips has a decision after the flop (openRound)
 }
 
 // dealStreet burns one card and deals the flop, turn or river (D3).

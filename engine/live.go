@@ -184,7 +184,7 @@ func (t *Table) ReportHole(c LiveCard) (Event, error) {
 		return Event{}, err
 	}
 	h := &t.h
-	l := &h.live
+	l := &t.live
 	i := len(t.log)
 	switch {
 	case c.OtherBack:
@@ -267,7 +267,7 @@ func (t *Table) ReportExtraCard(c eval.Card) (Event, error) {
 		return Event{}, err
 	}
 	h := &t.h
-	l := &h.live
+	l := &t.live
 	i := len(t.log)
 	if t.irregular(c) {
 		t.liveVoid(ProcIrregularDeck, c)
@@ -287,7 +287,7 @@ func (t *Table) ReportExtraCard(c eval.Card) (Event, error) {
 // wantBurns is how many burn cards the next street has: none after L4, L5 or L6, or when the flop's
 // burn is already on the table (L2, L3); one otherwise (D3).
 func (t *Table) wantBurns() int {
-	l := &t.h.live
+	l := &t.live
 	if l.noBurn || t.h.round == Flop && l.burnTaken {
 		return 0
 	}
@@ -334,7 +334,7 @@ func (t *Table) ReportBoard(b LiveBoard) (Event, error) {
 		return Event{}, err
 	}
 	h := &t.h
-	l := &h.live
+	l := &t.live
 	i := len(t.log)
 	var seen eval.CardSet
 	for _, c := range append(append([]eval.Card(nil), b.Burns...), b.Cards...) {
@@ -411,7 +411,7 @@ func (t *Table) VerifyReportEarlyCard(c eval.Card) error {
 	if !t.cfg.Live || h.phase != Betting || h.await != AwaitNothing || h.toAct < 0 || h.round != Flop && h.round != Turn {
 		return ErrLiveCard{Reason: "a turn or river dealt early is reported during the flop's or the turn's betting", Rule: "L6"}
 	}
-	if h.live.hasAside {
+	if t.live.hasAside {
 		return ErrLiveCard{Reason: "a card is already set aside: the floor decides (rule P6)", Rule: "L6"}
 	}
 	if !c.Valid() {
@@ -439,9 +439,9 @@ func (t *Table) ReportEarlyCard(c eval.Card) (Event, error) {
 	}
 	if h.round == Flop {
 		h.used = h.used.Add(c) // out of the deck until it is shuffled back before the river
-		h.live.setAside, h.live.hasAside = c, true
+		t.live.setAside, t.live.hasAside = c, true
 	} else {
-		h.live.noBurn = true // the river is reshuffled and dealt without a burn
+		t.live.noBurn = true // the river is reshuffled and dealt without a burn
 	}
 	t.liveEvent(ProcEarlyCard, 0, c)
 	return t.log[i], nil
@@ -523,7 +523,7 @@ func (t *Table) ReportBurnError() (Event, error) {
 	}
 	h.nBoard = 0
 	h.toAct = -1
-	h.live.noBurn = true
+	t.live.noBurn = true
 	h.await = AwaitBoard
 	return t.log[i], nil
 }

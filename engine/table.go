@@ -36,6 +36,11 @@ type Table struct {
 
 	h   hand
 	log []Event
+
+	// Kept beside the hand rather than in it, so that dealing a hand clears only what it uses.
+	decl      [MaxSeats]declaration // declarations out of turn of the hand in progress (A14)
+	declDirty bool                  // decl may hold a declaration
+	live      liveDeal              // a live table's dealing procedures in the hand in progress (L)
 }
 
 // NewTable returns an empty table. deck may be nil for the production source (crypto/rand).
@@ -415,10 +420,8 @@ type hand struct {
 
 	order [MaxSeats]int8 // the seats dealt in, in dealing order from the small blind (D2)
 	await Awaiting       // a live table waits for the dealer's cards
-	live  liveDeal       // a live table's dealing procedures (L)
 
-	declared  [MaxSeats]declaration // live declarations out of turn (A14)
-	nDeclared int8
+	nDeclared int8 // live declarations out of turn pending in Table.decl (A14)
 	calledOOT uint16 // called out of turn and freed: no raise in this round (A14, seed 000)
 	result    handResult
 }
@@ -472,6 +475,9 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 	h := &t.h
 	*h = hand{}
+	if t.declDirty {
+		t.decl, t.declDirty = [MaxSeats]declaration{}, false
+	}
 	h.phase = Betting
 	h.number = t.handNumber + 1
 	h.level = t.level
@@ -573,7 +579,7 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	if t.cfg.Live {
 		// A live dealer deals from a physical deck and reports each card (ReportHole).
 		h.await = AwaitHoleCards
-		h.live = liveDeal{exposedAt: -1}
+		t.live = liveDeal{exposedAt: -1}
 		return nil
 	}
 	t.deck.Shuffle()
