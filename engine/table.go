@@ -421,7 +421,7 @@ type hand struct {
 	order [MaxSeats]int8 // the seats dealt in, in dealing order from the small blind (D2)
 	await Awaiting       // a live table waits for the dealer's cards
 
-	nDeclared int8 // live declarations out of turn pending in Table.decl (A14)
+	nDeclared int8   // live declarations out of turn pending in Table.decl (A14)
 	calledOOT uint16 // called out of turn and freed: no raise in this round (A14, seed 000)
 	result    handResult
 }
