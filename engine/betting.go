@@ -12,6 +12,16 @@ func (t *Table) advanceTurn(from int8) {
 	if h.phase != Betting {
 		return
 	}
+	if h.killAtTurn != 0 && bits.OnesCount16(h.in&^h.killAtTurn) == 1 {
+		// Every opponent left is a hand still to kill (T4, T5, P3, L8): a dead hand never wins, so
+		// they are killed now and the one live player takes the pot.
+		for m := clockwise(h.in&h.killAtTurn, from); m != 0; m &= m - 1 {
+			s := int8(bits.TrailingZeros32(m) % 16)
+			t.foldSeat(s)
+			t.ev(EvKill, s, 1, 0)
+		}
+		h.killAtTurn = 0
+	}
 	if h.inHand == 1 {
 		t.finishUncontested()
 		return

@@ -15,7 +15,7 @@ const (
 	EvSmallBlind                       // Seat posts the small blind, Amount
 	EvBigBlind                         // Seat posts the big blind, Amount
 	EvHole                             // Seat was dealt Cards[:2] face down, one at a time in two rounds (D2)
-	EvKill                             // Seat's hand is killed at its first turn (at the deal when all-in): sitting out (T4, T5) or penalised (P3)
+	EvKill                             // Seat's hand is killed at its first turn (at the deal when all-in; Amount 1: before its turn, every live opponent gone): sitting out (T4, T5), penalised (P3), passed (L8)
 	EvFold                             // Seat folds
 	EvCheck                            // Seat checks
 	EvCall                             // Seat calls Amount; To is the seat's bet in the round

@@ -33,7 +33,8 @@ const (
 // stack short of both), S2 (odd chips one at a time from the first seat after the button, where
 // PokerKit gives them all to the first winner), A10 (the smallest raise over a short opening all-in
 // is twice the big blind, not the all-in plus the big blind), P3 (a killed hand, T4, T5, P3, or a
-// dead one, L8, that is all-in and has no turn at which PHH could fold it),
+// dead one, L8, that has no turn at which PHH could fold it: all-in, or left alone against one live
+// player, who then wins before it is asked),
 // S3 (chips of folded players that no player left could win go back to them; PokerKit makes a pot
 // that nobody may win).
 // Our reader ignores it; the other tools' results differ
@@ -232,8 +233,8 @@ func differences(t *engine.Table, hd engine.Header) []any {
 		case engine.EvBoard:
 			shortOpen = false
 		case engine.EvKill:
-			if allInAtDeal(t, int(e.Seat)) || allInKilled(t, e.Seat) {
-				p3 = true // a killed or dead hand that PHH cannot fold
+			if allInAtDeal(t, int(e.Seat)) || allInKilled(t, e.Seat) || e.Amount == 1 {
+				p3 = true // a killed or dead hand that PHH cannot fold at its turn
 			}
 		case engine.EvUncalled:
 			if folded(log, e.Seat) {
