@@ -565,12 +565,21 @@ func (t *Table) KillPassedHand(seat int) (Event, error) {
 		t.foldSeat(s)
 		t.ev(EvKill, s, 0, 0)
 		t.advanceTurn(s)
-	case h.allIn[s]:
+	case h.allIn[s] || h.runout: // no turn will come: folded now
+		h.killAtTurn &^= 1 << uint(s)
 		t.foldSeat(s)
 		t.ev(EvKill, s, 0, 0)
+		if h.inHand == 1 && h.await != AwaitHoleCards {
+			h.await = AwaitNothing
+			t.finishUncontested() // the last live player takes the pot, whoever was to act
+		}
 	default:
 		h.killAtTurn |= 1 << uint(s)
 		h.settled &^= 1 << uint(s) // reached in turn even if he had matched the bet
+		if h.await == AwaitNothing && h.toAct >= 0 {
+			t.advanceTurn(h.toAct - 1) // only dead hands may be left against the player to act
+			h.seq--                    // the same turn: advanceTurn counted a new one
+		}
 	}
 	return t.log[i], nil
 }

@@ -466,3 +466,150 @@ func TestRuleL8PassedCards(t *testing.T) {
 		}
 	})
 }
+
+// rule L1 to rule L8 together, over 20,000 random live hands: the dealer reports a shuffled deck with
+// random procedures (exposed, extra, early and face-up cards, too many flop cards, burn errors,
+// passed cards) and random reports that do not fit; every hand ends complete or void, chips are
+// conserved at every step, a void hand gives every chip back, and a refused report changes nothing.
+func TestPropertyLiveProcedures(t *testing.T) {
+	rng := NewSeededDeck(2026)
+	var complete, voided int
+	for hand := 0; hand < 20000; hand++ {
+		n := 2 + rng.Intn(5)
+		stacks := make([]int64, n)
+		for i := range stacks {
+			stacks[i] = int64(100 + rng.Intn(3000))
+		}
+		tb := newTestTable(t, Config{Live: true}, lv50, nil, stacks...)
+		mustStart(t, tb)
+		total := tb.TotalChips()
+		var deck [52]eval.Card
+		for i := range deck {
+			deck[i] = eval.CardFromIndex(i)
+		}
+		for i := len(deck) - 1; i > 0; i-- {
+			j := rng.Intn(i + 1)
+			deck[i], deck[j] = deck[j], deck[i]
+		}
+		next := 0
+		top := func() eval.Card { c := deck[next%52]; next++; return c }
+		p := &randomPlayer{rng: rng}
+		for steps := 0; tb.Phase() == Betting; steps++ {
+			if steps > 300 {
+				t.Fatalf("hand %d did not end\n%v", hand, actionsOf(tb.Log()))
+			}
+			if got := tb.TotalChips(); got != total {
+				t.Fatalf("hand %d: chips %d, want %d\n%v", hand, got, total, actionsOf(tb.Log()))
+			}
+			// A report that may not fit now: refused, it changes nothing.
+			h, live, logLen := tb.h, tb.live, len(tb.log)
+			var err error
+			switch rng.Intn(8) {
+			case 0:
+				err = tb.VerifyReportHole(LiveCard{Card: top()})
+			case 1:
+				err = tb.VerifyReportBoard(LiveBoard{Cards: []eval.Card{top()}})
+			case 2:
+				err = tb.VerifyReportExtraCard(top())
+			case 3:
+				err = tb.VerifyReportEarlyCard(top())
+			case 4:
+				err = tb.VerifyReportBurnError()
+			}
+			if tb.h != h || tb.live != live || len(tb.log) != logLen {
+				t.Fatalf("a Verify changed the table (%v)", err)
+			}
+			switch tb.Awaiting() {
+			case AwaitHoleCards:
+				c := LiveCard{Card: top()}
+				switch rng.Intn(40) {
+				case 0:
+					c.FaceUp = true
+				case 1:
+					c.FaceUp, c.FromDeck = true, true
+				case 2:
+					tb.ReportFaceUpInDeck(c.Card)
+					continue
+				case 3:
+					c.Card = deck[rng.Intn(next)] // a card seen before: L1
+				}
+				if _, err := tb.ReportHole(c); err != nil {
+					t.Fatal(err)
+				}
+			case AwaitBoard:
+				b := LiveBoard{Burns: []eval.Card{top()}}
+				if tb.wantBurns() == 0 {
+					b.Burns = nil
+				}
+				k := 1
+				if tb.Round() == Flop {
+					k = 3
+					switch rng.Intn(20) {
+					case 0:
+						k = 4 // L4
+					case 1:
+						b.Burns = append(b.Burns, top()) // L5
+					}
+				}
+				for j := 0; j < k; j++ {
+					b.Cards = append(b.Cards, top())
+				}
+				if tb.VerifyReportBoard(b) != nil {
+					continue
+				}
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("panic %v: %+v\n%v", r, b, actionsOf(tb.Log()))
+						}
+					}()
+					tb.ReportBoard(b)
+				}()
+			default:
+				switch rng.Intn(60) {
+				case 0:
+					if tb.CanReportExtraCard(deck[next%52]) {
+						tb.ReportExtraCard(top())
+						continue
+					}
+				case 1:
+					if tb.CanReportEarlyCard(deck[next%52]) {
+						tb.ReportEarlyCard(top())
+						continue
+					}
+				case 2:
+					if tb.CanReportBurnError() {
+						tb.ReportBurnError()
+						continue
+					}
+				case 3:
+					if s := rng.Intn(n); tb.CanKillPassedHand(s) {
+						tb.KillPassedHand(s)
+						continue
+					}
+				}
+				p.act(tb)
+			}
+		}
+		switch tb.Phase() {
+		case Complete:
+			complete++
+			if tb.TotalChips() != total {
+				t.Fatalf("hand %d: chips %d after it, want %d", hand, tb.TotalChips(), total)
+			}
+		case Voided:
+			voided++
+			for s, st := range stacks {
+				if tb.Stack(s) != st {
+					t.Fatalf("hand %d void: seat %d has %d, want %d back\n%v", hand, s, tb.Stack(s), st, actionsOf(tb.Log()))
+				}
+			}
+		default:
+			t.Fatalf("hand %d ended %v", hand, tb.Phase())
+		}
+	}
+	if complete < 5000 || voided < 1000 {
+		t.Fatalf("%d complete, %d void: too few of one to mean anything", complete, voided)
+	}
+	t.Logf("%d complete, %d void", complete, voided)
+}
