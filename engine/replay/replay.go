@@ -4,7 +4,14 @@
 // Replaying a hand sets up a table from the history's starting stacks, blinds and antes, deals the
 // cards it names (through a scripted deck, in the engine's own dealing order), and sends each action
 // through the engine's rules: an action the rule book forbids is an error. The engine then decides
-// the pots, and Check compares its final stacks with the history's finishing stacks.
+// the pots, and Check compares its final stacks with the history's finishing stacks. A history is
+// read as the PHH standard writes it (heads-up arrays small blind first and reverse-assigned,
+// ante_trimming_status false when absent) and replayed by RULES.md unless a user field says the
+// hand was played otherwise (ShortOpenField for A10).
+//
+// Export writes a hand so that PHH readers that follow PokerKit play the same hand: every action
+// explicit, killed and dead hands as folds at their turn, and RuleDifferencesField naming the rules
+// by which the rule book's result differs on purpose from PokerKit's for that hand.
 //
 // The package does no I/O: callers read the files.
 package replay
