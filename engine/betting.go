@@ -57,6 +57,16 @@ func (t *Table) advanceTurn(from int8) {
 // had a decision is asked in turn, even when he can only check (PHH writes that check).
 func (t *Table) openRound() {
 	h := &t.h
+	// Only a player who owes nothing can be without a decision: before the flop, the big blind.
+	var owesNothing uint16
+	for m := h.act &^ h.killAtTurn; m != 0; m &= m - 1 { // a hand still to kill is folded at its turn
+		if s := bits.TrailingZeros16(m); h.bet[s] >= h.currentBet {
+			owesNothing |= 1 << uint(s)
+		}
+	}
+	if owesNothing == 0 {
+		return
+	}
 	// The two largest totals (bet and stack) of the players in the hand, and whose the largest is.
 	var top1, top2 int64
 	who := int8(-1)
@@ -69,13 +79,13 @@ func (t *Table) openRound() {
 			top2 = tot
 		}
 	}
-	for m := h.act &^ h.killAtTurn; m != 0; m &= m - 1 { // a hand still to kill is folded at its turn
+	for m := owesNothing; m != 0; m &= m - 1 {
 		s := int8(bits.TrailingZeros16(m))
 		others := top1
 		if s == who {
 			others = top2
 		}
-		if others <= h.bet[s] && h.bet[s] >= h.currentBet {
+		if others <= h.bet[s] {
 			h.settled |= 1 << uint(s)
 		}
 	}
