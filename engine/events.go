@@ -81,7 +81,7 @@ func (e Event) String() string {
 		}
 		return fmt.Sprintf("seat %d is dealt %s", e.Seat, eval.CardsString(e.CardList()))
 	case EvKill:
-		return fmt.Sprintf("seat %d's hand is killed (absent)", e.Seat)
+		return fmt.Sprintf("seat %d's hand is killed (absent or dead)", e.Seat)
 	case EvFold, EvCheck, EvMuck, EvTimeExpired:
 		return fmt.Sprintf("seat %d: %s", e.Seat, e.Kind)
 	case EvCall:
