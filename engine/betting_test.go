@@ -305,6 +305,25 @@ func TestRuleA7ShortAllIn(t *testing.T) {
 	}
 }
 
+// rule A7 before the flop: a limper called the big blind, the bet a short all-in raises: he may only
+// call; the big blind, who has not acted, keeps his option (A8).
+func TestRuleA7ShortAllInBeforeTheFlop(t *testing.T) {
+	tb := newTestTable(t, Config{}, lv50, nil, 10000, 10000, 10000, 150, 10000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {3, AllIn, 0, ""}, {4, Call, 0, ""}, {0, Call, 0, ""}})
+	if l := tb.LegalActions(); l.Seat != 1 || !l.Raise || l.MinTo != 250 {
+		t.Fatalf("the big blind facing the short all-in: %+v", l)
+	}
+	run(t, tb, []step{{1, Call, 0, ""}})
+	if l := tb.LegalActions(); l.Seat != 2 || l.Raise || l.Reopened || !l.Call {
+		t.Fatalf("the limper facing the short all-in: %+v", l)
+	}
+	var e ErrNotReopened
+	if err := tb.VerifyRaiseTo(2, 1000); !errors.As(err, &e) || e != (ErrNotReopened{Facing: 150, ActedAt: 100, FullRaise: 100, Rule: "A7"}) {
+		t.Fatalf("the limper raising: %#v", err)
+	}
+}
+
 // toFlopN calls the big blind around an n-handed table (seat 0 small blind, seat 1 big blind).
 func toFlopN(t *testing.T, tb *Table, n int) {
 	t.Helper()
