@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/pokerfloor/pokerfloor/eval"
+import (
+	"math/bits"
+
+	"github.com/pokerfloor/pokerfloor/eval"
+)
 
 // Action is what a player may do (rule A3).
 type Action uint8
@@ -41,6 +45,10 @@ const (
 	vNotReopened
 	vNoOpponent
 	vNotEnoughChips
+	vCalledOutOfTurn
+	vAwaitingDealer
+	vInTurn
+	vAlreadyDeclared
 	vNotDealt
 	vFolded
 	vIsAllIn
@@ -85,6 +93,14 @@ func (t *Table) explain(v violation, seat int, a Action, to int64) error {
 		return ErrNoOpponent{Rule: "A2"}
 	case vNotEnoughChips:
 		return ErrNotEnoughChips{To: to, Max: max, Rule: "A3"}
+	case vCalledOutOfTurn:
+		return ErrCalledOutOfTurn{Rule: "A14"}
+	case vAwaitingDealer:
+		return ErrAwaitingDealer{Awaiting: h.await, Rule: "D3"}
+	case vInTurn:
+		return ErrBadSeat{Seat: seat, Reason: "it is this seat's turn: act now (rule A14)"}
+	case vAlreadyDeclared:
+		return ErrBadSeat{Seat: seat, Reason: "has already declared an action out of turn, which binds (rule A14)"}
 	case vNotDealt:
 		return ErrBadSeat{Seat: seat, Reason: "not dealt in this hand"}
 	case vFolded:
@@ -103,6 +119,9 @@ func (t *Table) turn(seat int) violation {
 	}
 	if h.phase != Betting {
 		return vNoHand
+	}
+	if h.await != AwaitNothing {
+		return vAwaitingDealer
 	}
 	if !t.validSeat(seat) || !h.dealt[seat] {
 		return vNotDealt
@@ -134,10 +153,27 @@ func (t *Table) MinRaiseTo() int64 {
 	return min
 }
 
-// reopened reports whether a player who already acted may raise again (A7): the bet grew by a full
-// raise since he acted, alone or added up from several short all-ins (TDA 47A).
+// reopened reports whether the player may raise the bet in front of him (A7). Only a player who made
+// or called a bet in this round (actedTo above zero) is barred, and only while the bet has grown by
+// less than a full raise since, alone or added up from several short all-ins (TDA 47A). A player who
+// has not acted, or who only checked, may raise: an all-in opening bet below the minimum bet is a
+// bet, not a raise of his check (A10).
 func (h *hand) reopened(s int8) bool {
-	return !h.acted[s] || h.currentBet-h.actedTo[s] >= h.lastFullRaise
+	return !h.acted[s] || h.actedTo[s] == 0 || h.currentBet-h.actedTo[s] >= h.lastFullRaise
+}
+
+// answerable reports whether a bet or raise by s could be called by anyone: another player in the
+// hand has chips beyond the bet in front (A2). With every other player folded, all-in or unable to
+// cover the bet already made, the rules give no bet or raise; the player may only check, call or fold.
+func (t *Table) answerable(s int8) bool {
+	h := &t.h
+	for m := h.act &^ (1 << uint(s)); m != 0; m &= m - 1 {
+		o := bits.TrailingZeros16(m)
+		if h.bet[o]+t.seats[o].stack > h.currentBet {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Table) verify(seat int, a Action, to int64) violation {
@@ -180,7 +216,7 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		if to > max {
 			return vNotEnoughChips
 		}
-		if h.canAct < 2 {
+		if !t.answerable(s) {
 			return vNoOpponent
 		}
 		if to < h.level.BigBlind && to != max || to <= 0 {
@@ -197,7 +233,10 @@ func (t *Table) verify(seat int, a Action, to int64) violation {
 		if !h.reopened(s) {
 			return vNotReopened
 		}
-		if h.canAct < 2 {
+		if h.calledOOT&(1<<uint(s)) != 0 {
+			return vCalledOutOfTurn
+		}
+		if !t.answerable(s) {
 			return vNoOpponent
 		}
 		if min := t.MinRaiseTo(); to < min && to != max {
@@ -316,6 +355,9 @@ func (t *Table) apply(s int8, a Action, to int64) {
 		h.acted[s], h.actedTo[s] = true, h.currentBet
 		h.settled |= 1 << uint(s)
 		t.ev(EvCall, s, amt, h.bet[s]).AllIn = h.allIn[s]
+		if h.nDeclared > 0 && t.cfg.OutOfTurn == OutOfTurnSeed000 {
+			t.freeDeclarations(s)
+		}
 		t.advanceTurn(s)
 		return
 	case AllIn:
@@ -342,6 +384,9 @@ func (t *Table) apply(s int8, a Action, to int64) {
 	h.acted[s], h.actedTo[s] = true, to
 	h.settled = 1 << uint(s) // everyone else owes the new bet
 	t.ev(kind, s, amt, to).AllIn = h.allIn[s]
+	if h.nDeclared > 0 {
+		t.freeDeclarations(s)
+	}
 	t.advanceTurn(s)
 }
 
@@ -374,7 +419,7 @@ func (t *Table) FillLegal(l *Legal) {
 	stack := t.seats[s].stack
 	max := h.bet[s] + stack
 	reopened := h.reopened(s)
-	raise := max > h.currentBet && reopened && h.canAct >= 2
+	raise := max > h.currentBet && reopened && t.answerable(s) && h.calledOOT&(1<<uint(s)) == 0
 	var minTo, maxTo int64
 	if raise {
 		minTo, maxTo = min(t.MinRaiseTo(), max), max

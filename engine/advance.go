@@ -55,11 +55,113 @@ func (t *Table) CancelAdvance(seat int) {
 	}
 }
 
-// runAdvance runs the queued advance actions of the players the turn reaches, in order.
+// declaration is a live declaration made out of turn (A14): the action and its total, the round it
+// was made in, and whether an action since has freed the player from it.
+type declaration struct {
+	a     Action
+	to    int64
+	round Round
+	freed bool
+	made  bool
+}
+
+// verifyDeclare says whether seat may declare action a (to for a bet or raise) out of turn.
+func (t *Table) verifyDeclare(seat int, a Action, to int64) violation {
+	h := &t.h
+	switch {
+	case h.phase != Betting:
+		return vNoHand
+	case !t.validSeat(seat) || !h.dealt[seat]:
+		return vNotDealt
+	case h.folded[seat]:
+		return vFolded
+	case h.allIn[seat]:
+		return vIsAllIn
+	case int8(seat) == h.toAct:
+		return vInTurn
+	case t.decl[seat].made:
+		return vAlreadyDeclared
+	case a < Fold || a > AllIn:
+		return vUnknownAction
+	case (a == Bet || a == Raise) && to > h.bet[seat]+t.seats[seat].stack:
+		return vNotEnoughChips
+	}
+	return okAction
+}
+
+// CanDeclareOutOfTurn reports whether seat, not the player to act at a live table, may declare
+// action a (to: the total of a bet or raise) out of turn.
+func (t *Table) CanDeclareOutOfTurn(seat int, a Action, to int64) bool {
+	return t.verifyDeclare(seat, a, to) == okAction
+}
+
+// VerifyDeclareOutOfTurn says why seat may not declare a out of turn now, or nil.
+func (t *Table) VerifyDeclareOutOfTurn(seat int, a Action, to int64) error {
+	return t.explain(t.verifyDeclare(seat, a, to), seat, a, to)
+}
+
+// DeclareOutOfTurn records seat's declaration out of turn at a live table (rule A14). Under the
+// default policy (seed 000) it binds unless a call, bet, raise or reraise comes before his turn, and
+// a player who called out of turn may never raise in the round; under OutOfTurnTDA only a bet or a
+// raise frees him, and then he has every option. A binding declaration is done when the turn
+// reaches him; a freed one is dropped and he acts himself. Online tables use QueueAdvance.
+func (t *Table) DeclareOutOfTurn(seat int, a Action, to int64) (Event, error) {
+	if v := t.verifyDeclare(seat, a, to); v != okAction {
+		return Event{}, t.explain(v, seat, a, to)
+	}
+	h := &t.h
+	if a != Bet && a != Raise {
+		to = 0
+	}
+	t.decl[seat] = declaration{a: a, to: to, round: h.round, made: true}
+	t.declDirty = true
+	h.nDeclared++
+	e := t.ev(EvOutOfTurn, int8(seat), int64(a), to)
+	return *e, nil
+}
+
+// freeDeclarations frees the pending declarations of everyone but s, after s's call, bet or raise.
+func (t *Table) freeDeclarations(s int8) {
+	for i := range t.decl {
+		if int8(i) != s && t.decl[i].made {
+			t.decl[i].freed = true
+		}
+	}
+}
+
+// runDeclaration does the declaration of the player to act, if he has one: the declared action when
+// it still binds and is legal, and otherwise nothing (he acts himself, barred from raising if he had
+// called, under seed 000). It reports whether an action was done.
+func (t *Table) runDeclaration(s int8) bool {
+	h := &t.h
+	d := t.decl[s]
+	t.decl[s] = declaration{}
+	h.nDeclared--
+	if d.round != h.round {
+		return false // the round it was made in is over
+	}
+	if !d.freed && t.verify(int(s), d.a, d.to) == okAction {
+		t.apply(s, d.a, d.to)
+		return true
+	}
+	if d.freed && d.a == Call && t.cfg.OutOfTurn == OutOfTurnSeed000 {
+		h.calledOOT |= 1 << uint(s) // "in nessuna circostanza"
+	}
+	return false
+}
+
+// runAdvance runs the queued advance actions (and the live declarations out of turn) of the players
+// the turn reaches, in order.
 func (t *Table) runAdvance() {
 	h := &t.h
-	for h.nAdvance > 0 && h.phase == Betting && h.toAct >= 0 {
+	for (h.nAdvance > 0 || h.nDeclared > 0) && h.phase == Betting && h.toAct >= 0 {
 		s := h.toAct
+		if t.decl[s].made {
+			if t.runDeclaration(s) {
+				continue
+			}
+			return
+		}
 		q := h.advance[s]
 		if q.kind == 0 {
 			return

@@ -12,18 +12,23 @@ func (t *Table) advanceTurn(from int8) {
 	if h.phase != Betting {
 		return
 	}
+	if h.killAtTurn != 0 && bits.OnesCount16(h.in&^h.killAtTurn) == 1 {
+		// Every opponent left is a hand still to kill (T4, T5, P3, L8): a dead hand never wins, so
+		// they are killed now and the one live player takes the pot.
+		for m := clockwise(h.in&h.killAtTurn, from); m != 0; m &= m - 1 {
+			s := int8(bits.TrailingZeros32(m) % 16)
+			t.foldSeat(s)
+			t.ev(EvKill, s, 1, 0)
+		}
+		h.killAtTurn = 0
+	}
 	if h.inHand == 1 {
 		t.finishUncontested()
 		return
 	}
 	// Who must still act (A2): able to act and not settled (acted since the last bet and matched
-	// it). A player alone with chips who owes nothing has no decision to make.
+	// it, or without a decision when the round opened: openRound).
 	need := h.act &^ h.settled
-	if h.canAct < 2 && need != 0 {
-		if s := bits.TrailingZeros16(need); h.bet[s] >= h.currentBet {
-			need = 0
-		}
-	}
 	if need == 0 {
 		t.endRound()
 		return
@@ -32,8 +37,58 @@ func (t *Table) advanceTurn(from int8) {
 	if after == 0 {
 		after = need
 	}
-	h.toAct = int8(bits.TrailingZeros16(after))
+	s := int8(bits.TrailingZeros16(after))
+	if h.killAtTurn&(1<<uint(s)) != 0 {
+		// An absent player's first turn: his hand is killed, and the turn moves on.
+		h.killAtTurn &^= 1 << uint(s)
+		t.foldSeat(s)
+		t.ev(EvKill, s, 0, 0)
+		t.advanceTurn(s)
+		return
+	}
+	h.toAct = s
 	h.seq++
+}
+
+// openRound settles, as the round opens, every player who has no decision in it: he owes nothing and
+// nobody else in the hand has chips beyond his bet, so he could not be called (a player alone
+// with chips against all-in players, or one whose opponents cannot even match the bet he has in).
+// Such a player is asked again only if someone bets or raises. Once a round is open, everyone who
+// had a decision is asked in turn, even when he can only check (PHH writes that check).
+func (t *Table) openRound() {
+	h := &t.h
+	// Only a player who owes nothing can be without a decision: before the flop, the big blind.
+	var owesNothing uint16
+	for m := h.act &^ h.killAtTurn; m != 0; m &= m - 1 { // a hand still to kill is folded at its turn
+		if s := bits.TrailingZeros16(m); h.bet[s] >= h.currentBet {
+			owesNothing |= 1 << uint(s)
+		}
+	}
+	if owesNothing == 0 {
+		return
+	}
+	// The two largest totals (bet and stack) of the players in the hand, and whose the largest is.
+	var top1, top2 int64
+	who := int8(-1)
+	for m := h.in; m != 0; m &= m - 1 {
+		s := int8(bits.TrailingZeros16(m))
+		switch tot := h.bet[s] + t.seats[s].stack; {
+		case tot > top1:
+			top1, top2, who = tot, top1, s
+		case tot > top2:
+			top2 = tot
+		}
+	}
+	for m := owesNothing; m != 0; m &= m - 1 {
+		s := int8(bits.TrailingZeros16(m))
+		others := top1
+		if s == who {
+			others = top2
+		}
+		if others <= h.bet[s] {
+			h.settled |= 1 << uint(s)
+		}
+	}
 }
 
 // endRound closes a betting round: the uncalled part of the last bet goes back, then the next street,
@@ -43,8 +98,10 @@ func (t *Table) endRound() {
 	h.toAct = -1
 	t.returnUncalled()
 	if h.round == River || h.canAct <= 1 {
-		// Betting is over for the hand (A2). The showdown starts with the last aggressor (S5).
-		if h.aggressor >= 0 && !h.folded[h.aggressor] {
+		// Betting is over for the hand (A2). The showdown starts with the last player who bet or
+		// raised in the last round; when nobody did (or the board is run out with everyone all-in),
+		// with the first player still in after the button (S5).
+		if h.round == River && h.aggressor >= 0 && !h.folded[h.aggressor] {
 			h.showFirst = h.aggressor
 		} else {
 			h.showFirst = t.nextInHand(h.button)
@@ -52,28 +109,53 @@ func (t *Table) endRound() {
 		if h.in&^h.act != 0 {
 			t.showAll() // betting closed with an all-in: every hand face up (S4)
 		}
-		for h.round < River {
-			h.round++
-			if !t.dealStreet() {
-				return
-			}
-		}
-		t.showdown()
+		h.runout = true
+		t.runout()
 		return
 	}
 	h.round++
 	h.bet, h.acted, h.actedTo = [MaxSeats]int64{}, [MaxSeats]bool{}, [MaxSeats]int64{}
-	h.settled = 0
+	h.settled, h.calledOOT = 0, 0
+	if h.nDeclared > 0 { // a declaration out of turn is for the round it was made in
+		t.decl, h.nDeclared = [MaxSeats]declaration{}, 0
+	}
 	h.currentBet, h.lastFullRaise, h.aggressor = 0, h.level.BigBlind, -1
 	if !t.dealStreet() {
 		return
 	}
+	// No openRound after the flop: every bet is 0 and two players have chips, so each has a decision.
 	t.advanceTurn(h.button)
+}
+
+// runout deals the rest of the board once betting is over, then the showdown. A live table pauses
+// at each street for the dealer's cards and comes back here.
+func (t *Table) runout() {
+	h := &t.h
+	for h.round < River {
+		h.round++
+		if !t.dealStreet() {
+			return
+		}
+	}
+	t.showdown()
+}
+
+// streetDealt goes on after a live dealer's street: the betting round, or the rest of the run-out.
+func (t *Table) streetDealt() {
+	if t.h.runout {
+		t.runout()
+		return
+	}
+	t.advanceTurn(t.h.button) // every player with chips has a decision after the flop (openRound)
 }
 
 // dealStreet burns one card and deals the flop, turn or river (D3).
 func (t *Table) dealStreet() bool {
 	h := &t.h
+	if t.cfg.Live {
+		h.await = AwaitBoard // the dealer reports the street (ReportBoard)
+		return false
+	}
 	k := 1
 	if h.round == Flop {
 		k = 3
@@ -169,8 +251,8 @@ func (t *Table) returnUnmatched() {
 	for m := h.in; m != 0; m &= m - 1 {
 		live = max(live, h.put[bits.TrailingZeros16(m)])
 	}
-	for m := h.dealtM &^ h.in; m != 0; m &= m - 1 {
-		s := int8(bits.TrailingZeros16(m))
+	for m := clockwise(h.dealtM&^h.in, h.button); m != 0; m &= m - 1 { // clockwise: the log does not depend on seat numbers
+		s := int8(bits.TrailingZeros32(m) % 16)
 		if x := h.put[s] - live; x > 0 {
 			h.put[s] -= x
 			if h.bet[s] >= x {
@@ -284,7 +366,6 @@ func (t *Table) showdown() {
 	r := &h.result
 	t.returnUnmatched()
 	r.NPots = t.pots(&r.Pots)
-	var winners uint16
 	for i := 0; i < r.NPots; i++ {
 		p := &r.Pots[i]
 		var best eval.Value
@@ -297,18 +378,33 @@ func (t *Table) showdown() {
 				p.Winners |= 1 << uint(s)
 			}
 		}
-		winners |= p.Winners
 	}
 	if !h.allShown {
+		// S5, S6: the first in showdown order always shows. Each next player shows only if his hand
+		// wins or ties a pot he is in against the hands shown so far in it (so every winner shows,
+		// and a side pot's best hand shows even when nobody shown is in that pot); otherwise he
+		// mucks, and his cards reach nobody but the full history.
+		var shownBest [MaxSeats + 1]eval.Value // the best hand shown in each pot, 0 while none
+		first := true
 		for m := clockwise(h.in, h.showFirst-1); m != 0; m &= m - 1 {
 			s := int8(bits.TrailingZeros32(m) % 16)
-			if winners&(1<<uint(s)) != 0 {
-				h.shown[s] = true
-				e := t.ev(EvShow, s, 0, 0)
-				e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
-			} else {
-				t.ev(EvMuck, s, 0, 0)
+			show := first
+			for i := 0; i < r.NPots && !show; i++ {
+				show = r.Pots[i].Eligible&(1<<uint(s)) != 0 && value[s] >= shownBest[i]
 			}
+			first = false
+			if !show {
+				t.ev(EvMuck, s, 0, 0)
+				continue
+			}
+			for i := 0; i < r.NPots; i++ {
+				if r.Pots[i].Eligible&(1<<uint(s)) != 0 && value[s] > shownBest[i] {
+					shownBest[i] = value[s]
+				}
+			}
+			h.shown[s] = true
+			e := t.ev(EvShow, s, 0, 0)
+			e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		}
 	}
 	// Side pots first, the main pot last (003 r4).

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -194,49 +195,133 @@ func TestRuleA6UnlimitedRaises(t *testing.T) {
 	}
 }
 
-// rule A7: an all-in of less than a full raise does not reopen the betting to players who already
-// acted; several short all-ins that add up to a full raise do (TDA 47A); the minimum raise stays the
-// last full raise.
+// probe is a step that checks the player to act without acting: mayRaise says whether he may raise
+// (A7) and min the smallest raise to when he may.
+type probe struct {
+	seat     int
+	mayRaise bool
+	min      int64
+}
+
+// rule A7: who may raise over an all-in of less than a full raise. Seat 0 is the small blind, 1 the
+// big blind; the hands are played from the flop, blinds 50-100, after everyone called 100.
+//
+// Seeds 000 and 004: "Un rilancio All In che non costituisca un minimum raise, non consente al
+// giocatore che aveva effettuato la prima puntata o ad altri giocatori che l'avevano vista (call) di
+// rilanciare ancora, si possono solo adeguare al piatto (call)." Only the bettor and those who called
+// him are barred; a player who checked, or has not acted, faces a bet he never answered. Several
+// short all-ins adding up to a full raise over a player's last action reopen it (TDA 47A).
 func TestRuleA7ShortAllIn(t *testing.T) {
-	t.Run("does not reopen", func(t *testing.T) {
-		tb := newTestTable(t, Config{}, lv50, nil, 10000, 10000, 10000, 250)
-		mustStart(t, tb)
-		toFlopN(t, tb, 4)
-		// Seat 0 bets 100, seat 3 is all-in for 150 more than... a raise of 50, short.
-		run(t, tb, []step{{0, Bet, 100, ""}, {1, Call, 0, ""}, {2, Call, 0, ""}, {3, AllIn, 0, ""}})
-		l := tb.LegalActions()
-		if l.Seat != 0 || l.Raise || l.Reopened || !l.Call {
-			t.Fatalf("the bettor facing a short all-in: %+v", l)
-		}
-		var e ErrNotReopened
-		if err := tb.VerifyRaiseTo(0, 1000); !errors.As(err, &e) || e.Rule != "A7" {
-			t.Fatalf("raise over a short all-in: %v", err)
-		}
-		run(t, tb, []step{{0, Call, 0, ""}, {1, Call, 0, ""}, {2, Call, 0, ""}})
-		if tb.Round() != Turn {
-			t.Fatalf("round %v", tb.Round())
-		}
-	})
-	t.Run("a player who has not acted may raise, by the last full raise", func(t *testing.T) {
-		tb := newTestTable(t, Config{}, lv50, nil, 10000, 10000, 250, 10000)
-		mustStart(t, tb)
-		toFlopN(t, tb, 4)
-		run(t, tb, []step{{0, Bet, 100, ""}, {1, Call, 0, ""}, {2, AllIn, 0, ""}})
-		if got := tb.MinRaiseTo(); got != 250 {
-			t.Fatalf("min raise to %d, want 250 (150 + the last full raise of 100)", got)
-		}
-		run(t, tb, []step{{3, Raise, 249, "minimum raise to 250 (rule A5)"}, {3, Raise, 250, ""}})
-	})
-	t.Run("short all-ins adding up to a full raise reopen", func(t *testing.T) {
-		tb := newTestTable(t, Config{}, lv50, nil, 10000, 250, 320, 10000)
-		mustStart(t, tb)
-		toFlopN(t, tb, 4)
-		run(t, tb, []step{{0, Bet, 100, ""}, {1, AllIn, 0, ""}, {2, AllIn, 0, ""}, {3, Call, 0, ""}})
-		l := tb.LegalActions()
-		if l.Seat != 0 || !l.Raise || !l.Reopened || l.MinTo != 320 {
-			t.Fatalf("facing 220 more after betting 100, the bettor may raise: %+v", l)
-		}
-	})
+	type act struct {
+		step
+		probe *probe // when set, check the player to act instead of acting
+	}
+	do := func(seat int, a Action, to int64) act { return act{step: step{seat: seat, a: a, to: to}} }
+	check := func(seat int, mayRaise bool, min int64) act {
+		return act{probe: &probe{seat: seat, mayRaise: mayRaise, min: min}}
+	}
+	for _, c := range []struct {
+		name   string
+		stacks []int64
+		acts   []act
+	}{
+		{
+			name:   "a bet, a call, a short all-in raise: bettor and caller barred, a later player not",
+			stacks: []int64{10000, 10000, 250, 10000},
+			acts: []act{
+				do(0, Bet, 100), do(1, Call, 0), do(2, AllIn, 0), // 250 in all: 150, a raise of 50
+				check(3, true, 250), do(3, Call, 0), // not acted: may raise, by the last full raise
+				check(0, false, 0), do(0, Call, 0), // made the bet the all-in raised
+				check(1, false, 0), do(1, Call, 0), // called it
+			},
+		},
+		{
+			name:   "a checker may raise an all-in opening bet below the big blind (to twice the big blind, A10)",
+			stacks: []int64{10000, 120, 10000},
+			acts: []act{
+				do(0, Check, 0), do(1, AllIn, 0), // 20, below the minimum bet
+				check(2, true, 200), do(2, Call, 0),
+				check(0, true, 200), do(0, Raise, 200), // only checked: the all-in is a bet he never answered
+			},
+		},
+		{
+			name:   "a checker may raise a bet and a short all-in raise; the bettor may not",
+			stacks: []int64{10000, 10000, 250, 10000},
+			acts: []act{
+				do(0, Check, 0), do(1, Bet, 100), do(2, AllIn, 0),
+				check(3, true, 250), do(3, Call, 0),
+				check(0, true, 250), do(0, Call, 0),
+				check(1, false, 0), do(1, Call, 0),
+			},
+		},
+		{
+			name:   "short all-ins adding up to a full raise over the bet reopen it for the bettor",
+			stacks: []int64{10000, 250, 320, 10000},
+			acts: []act{
+				do(0, Bet, 100), do(1, AllIn, 0), do(2, AllIn, 0), do(3, Call, 0), // 100, 150, 220
+				check(0, true, 320), // 120 more than his bet, at least the full raise of 100
+			},
+		},
+		{
+			name:   "short all-ins adding up to less than a full raise do not",
+			stacks: []int64{10000, 250, 290, 10000},
+			acts: []act{
+				do(0, Bet, 100), do(1, AllIn, 0), do(2, AllIn, 0), // 100, 150, 190
+				check(3, true, 290), do(3, Call, 0),
+				check(0, false, 0), do(0, Call, 0),
+			},
+		},
+		{
+			name:   "a caller of the first short all-in facing a second: barred while the two add up to less",
+			stacks: []int64{10000, 10000, 250, 280, 10000},
+			acts: []act{
+				do(0, Bet, 100), do(1, Call, 0), do(2, AllIn, 0), do(3, AllIn, 0), // 100, 150, 180
+				check(4, true, 280), do(4, Call, 0),
+				check(0, false, 0), do(0, Call, 0),
+				check(1, false, 0), do(1, Call, 0),
+			},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := newTestTable(t, Config{}, lv50, nil, c.stacks...)
+			mustStart(t, tb)
+			toFlopN(t, tb, len(c.stacks))
+			for i, a := range c.acts {
+				if p := a.probe; p != nil {
+					l := tb.LegalActions()
+					if l.Seat != p.seat || l.Raise != p.mayRaise || l.Reopened != p.mayRaise || p.mayRaise && l.MinTo != p.min {
+						t.Fatalf("act %d: seat %d may raise %v (min %d): got %+v", i, p.seat, p.mayRaise, p.min, l)
+					}
+					err := tb.VerifyRaiseTo(p.seat, l.MaxTo-1)
+					var e ErrNotReopened
+					if !p.mayRaise && (!errors.As(err, &e) || e.Rule != "A7" || !strings.Contains(err.Error(), "(rule A7)")) {
+						t.Fatalf("act %d: seat %d raising: %v, want the rule A7 error", i, p.seat, err)
+					}
+					continue
+				}
+				run(t, tb, []step{a.step})
+			}
+		})
+	}
+}
+
+// rule A7 before the flop: a limper called the big blind, the bet a short all-in raises: he may only
+// call; the big blind, who has not acted, keeps his option (A8).
+func TestRuleA7ShortAllInBeforeTheFlop(t *testing.T) {
+	tb := newTestTable(t, Config{}, lv50, nil, 10000, 10000, 10000, 150, 10000)
+	mustStart(t, tb)
+	run(t, tb, []step{{2, Call, 0, ""}, {3, AllIn, 0, ""}, {4, Call, 0, ""}, {0, Call, 0, ""}})
+	if l := tb.LegalActions(); l.Seat != 1 || !l.Raise || l.MinTo != 250 {
+		t.Fatalf("the big blind facing the short all-in: %+v", l)
+	}
+	run(t, tb, []step{{1, Call, 0, ""}})
+	if l := tb.LegalActions(); l.Seat != 2 || l.Raise || l.Reopened || !l.Call {
+		t.Fatalf("the limper facing the short all-in: %+v", l)
+	}
+	var e ErrNotReopened
+	if err := tb.VerifyRaiseTo(2, 1000); !errors.As(err, &e) || e != (ErrNotReopened{Facing: 150, ActedAt: 100, FullRaise: 100, Rule: "A7"}) {
+		t.Fatalf("the limper raising: %#v", err)
+	}
 }
 
 // toFlopN calls the big blind around an n-handed table (seat 0 small blind, seat 1 big blind).
@@ -290,30 +375,48 @@ func TestRuleA9ShortBigBlind(t *testing.T) {
 	}
 }
 
-// rule A10: big blind 100, an all-in for 20 after the flop: the smallest raise is to 200.
+// rule A10: big blind 100, an all-in for 20 after the flop: the smallest raise is to 200, for the
+// player who checked before the all-in as for the one who had not acted.
+//
+// Seeds 000 and 004: "Se un giocatore va all-in per un importo che è inferiore alla puntata minima,
+// un giocatore che vuole rilanciare deve puntare almeno il doppio del grande buio o, se c'è stato,
+// dell'ultimo rilancio effettuato: per esempio se il grande buio minimo richiesto per giocare è 100 e
+// un giocatore va all-in dopo il flop per 20, un rilancio deve essere almeno di un totale di 200."
 func TestRuleA10ShortOpeningAllIn(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		pol  ShortOpenRule
-		min  int64
-		rule string
+		name   string
+		pol    ShortOpenRule
+		street Round
+		min    int64
+		rule   string
 	}{
-		{"seeds", ShortOpenDoubleBlind, 200, "A10"},
-		{"plus the big blind", ShortOpenPlusBlind, 120, "A5"},
+		{"seeds, on the flop", ShortOpenDoubleBlind, Flop, 200, "A10"},
+		{"seeds, on the turn", ShortOpenDoubleBlind, Turn, 200, "A10"},
+		{"policy: all-in plus the big blind", ShortOpenPlusBlind, Flop, 120, "A5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := newTestTable(t, Config{ShortOpen: c.pol}, lv50, nil, 10000, 120, 10000)
 			mustStart(t, tb)
 			toFlopN(t, tb, 3)
+			if c.street == Turn {
+				run(t, tb, []step{{0, Check, 0, ""}, {1, Check, 0, ""}, {2, Check, 0, ""}})
+			}
 			run(t, tb, []step{{0, Check, 0, ""}, {1, AllIn, 0, ""}})
 			if got := tb.MinRaiseTo(); got != c.min {
 				t.Fatalf("min raise to %d, want %d", got, c.min)
 			}
 			var e ErrRaiseTooSmall
-			if err := tb.VerifyRaiseTo(2, c.min-1); !errors.As(err, &e) || e.Rule != c.rule || e.Min != c.min {
+			if err := tb.VerifyRaiseTo(2, c.min-1); !errors.As(err, &e) || e.Rule != c.rule || e.Min != c.min || e.To != c.min-1 {
 				t.Fatalf("raise to %d: %v", c.min-1, err)
 			}
-			run(t, tb, []step{{2, Raise, c.min, ""}})
+			// The player after the all-in calls; the one who checked before it may still raise, by
+			// the same minimum (A7: the all-in is a bet he never answered).
+			run(t, tb, []step{{2, Call, 0, ""}})
+			if l := tb.LegalActions(); l.Seat != 0 || !l.Raise || l.MinTo != c.min {
+				t.Fatalf("the checker facing the all-in: %+v", l)
+			}
+			want := fmt.Sprintf("raise to %d is below the minimum raise to %d (rule %s)", c.min-1, c.min, c.rule)
+			run(t, tb, []step{{0, Raise, c.min - 1, want}, {0, Raise, c.min, ""}})
 		})
 	}
 }
@@ -352,17 +455,27 @@ func TestRuleA12Declaration(t *testing.T) {
 
 // rule A13: chips put in without a declaration, read by the dealer (blinds 50-100, facing 100,
 // the minimum raise is to 200).
+//
+// Seeds 000 and 004: "Qualora un giocatore punti un numero di chips senza dichiarare l'azione né la
+// quantità, il Dealer ne verifica l'ammontare e: 1. Se corrisponde ad una corretta azione, annuncia
+// l'azione stessa; 2. Se inferiore all'ultima puntata valida, annuncia un call e invita il giocatore
+// a completare la puntata con l'importo corretto; 3. Se inferiore al 50% del minimum raise, annuncia
+// un call e restituisce al giocatore le chips in eccedenza; 4. Se superiore al 50% del minimum raise,
+// annuncia un raise e invita il giocatore a completare la puntata con l'importo corretto." And: "Se
+// un giocatore punta un singolo gettone che è più grande delle puntata ma non dichiara un rilancio
+// l'azione è considerata come chiamata (call), se dichiara solo "raise" senza specificarne l'importo,
+// viene accettato l'ammontare totale del gettone giocato."
 func TestRuleA13DealerReadsChips(t *testing.T) {
 	cases := []struct {
 		name string
 		in   ChipInput
 		want ChipReading
 	}{
-		{"a correct call", ChipInput{Chips: 100}, ChipReading{Action: Call, Rule: "A13"}},
-		{"a correct raise", ChipInput{Chips: 300}, ChipReading{Action: Raise, To: 300, Rule: "A13"}},
-		{"less than the bet: a call, completed", ChipInput{Chips: 60}, ChipReading{Action: Call, Complete: 40, Rule: "A13"}},
-		{"under half a min raise: a call, excess back", ChipInput{Chips: 140}, ChipReading{Action: Call, Returned: 40, Rule: "A13"}},
-		{"half a min raise: a raise, completed", ChipInput{Chips: 150}, ChipReading{Action: Raise, To: 200, Complete: 50, Rule: "A13"}},
+		{"1. a correct call", ChipInput{Chips: 100}, ChipReading{Action: Call, Rule: "A13"}},
+		{"1. a correct raise", ChipInput{Chips: 300}, ChipReading{Action: Raise, To: 300, Rule: "A13"}},
+		{"2. less than the bet: a call, completed", ChipInput{Chips: 60}, ChipReading{Action: Call, Complete: 40, Rule: "A13"}},
+		{"3. under half a min raise: a call, excess back", ChipInput{Chips: 140}, ChipReading{Action: Call, Returned: 40, Rule: "A13"}},
+		{"4. half a min raise: a raise, completed", ChipInput{Chips: 150}, ChipReading{Action: Raise, To: 200, Complete: 50, Rule: "A13"}},
 		{"one oversized chip: a call", ChipInput{Chips: 1000, SingleChip: true}, ChipReading{Action: Call, Returned: 900, Rule: "A13"}},
 		{"one chip with \"raise\": its full value", ChipInput{Chips: 1000, SingleChip: true, Declared: Raise}, ChipReading{Action: Raise, To: 1000, Rule: "A13"}},
 	}
@@ -388,6 +501,29 @@ func TestRuleA13DealerReadsChips(t *testing.T) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})
+	// With no bet to call, chips below the minimum bet are a bet the dealer has completed to the
+	// minimum bet (A4), never a check with the chips handed back.
+	for _, c := range []struct {
+		chips int64
+		want  ChipReading
+	}{
+		{40, ChipReading{Action: Bet, To: 100, Complete: 60, Rule: "A13"}},
+		{99, ChipReading{Action: Bet, To: 100, Complete: 1, Rule: "A13"}},
+		{100, ChipReading{Action: Bet, To: 100, Rule: "A13"}},
+		{0, ChipReading{Action: Check, Rule: "A13"}},
+	} {
+		t.Run(fmt.Sprintf("no bet to call, %d put in", c.chips), func(t *testing.T) {
+			tb := six(t, Config{})
+			toFlop(t, tb)
+			got, err := tb.ReadChips(ChipInput{Seat: 0, Chips: c.chips})
+			if err != nil || got != c.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
+			}
+			if _, err := tb.Act(0, got.Action, got.To); err != nil {
+				t.Fatalf("the reading is not a legal action: %v", err)
+			}
+		})
+	}
 	t.Run("after the flop an oversized chip opening the betting is a bet of its value", func(t *testing.T) {
 		tb := six(t, Config{})
 		toFlop(t, tb)
@@ -437,6 +573,115 @@ func TestRuleA14AdvanceActions(t *testing.T) {
 			t.Fatalf("to act %d", tb.ToAct())
 		}
 	})
+}
+
+// rule A14: a declaration out of turn at a live table, under both policies. Six players, blinds
+// 50-100: seat 2 acts first, then 3, 4, 5, 0, 1.
+//
+// Seeds 000 and 004: "Un'affermazione o una dichiarazione verbale fuori dal turno è considerata
+// vincolante se una azione ( call, bet, raise, reraise) non interviene dopo che l'infrazione è stata
+// commessa. Un giocatore che ha chiamato (call) fuori dal turno non può cambiare la sua chiamata in
+// un rilancio in nessuna circostanza." TDA 2007 r30 (the policy): check, call and fold do not change
+// the action; a bet or raise frees the player, who then has every option.
+func TestRuleA14OutOfTurn(t *testing.T) {
+	type want struct {
+		toAct    int   // the seat to act after the steps
+		bet4     int64 // seat 4's bet then
+		folded4  bool
+		mayRaise bool // seat 4, when it is his turn
+	}
+	for _, c := range []struct {
+		name     string
+		pol      OutOfTurnRule
+		declare  step // seat 4's declaration
+		between  []step
+		want     want
+		errRaise string // seat 4 raising to 1000 when free: "" for allowed
+	}{
+		{"seed 000: folds in between, the declared fold binds", OutOfTurnSeed000, step{4, Fold, 0, ""},
+			[]step{{2, Fold, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, folded4: true}, ""},
+		{"TDA: folds in between, the declared fold binds", OutOfTurnTDA, step{4, Fold, 0, ""},
+			[]step{{2, Fold, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, folded4: true}, ""},
+		{"seed 000: a call in between frees the declared raise", OutOfTurnSeed000, step{4, Raise, 300, ""},
+			[]step{{2, Call, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 4, mayRaise: true}, ""},
+		{"TDA: a call does not change the action, the declared raise binds", OutOfTurnTDA, step{4, Raise, 300, ""},
+			[]step{{2, Call, 0, ""}, {3, Fold, 0, ""}}, want{toAct: 5, bet4: 300}, ""},
+		{"seed 000: a raise frees a declared call, which can never become a raise", OutOfTurnSeed000, step{4, Call, 0, ""},
+			[]step{{2, Raise, 300, ""}, {3, Fold, 0, ""}}, want{toAct: 4}, "that call can never become a raise; call or fold (rule A14)"},
+		{"seed 000: a call frees a declared call, still never a raise", OutOfTurnSeed000, step{4, Call, 0, ""},
+			[]step{{2, Call, 0, ""}, {3, Call, 0, ""}}, want{toAct: 4}, "(rule A14)"},
+		{"TDA: a raise frees a declared call, and he has every option", OutOfTurnTDA, step{4, Call, 0, ""},
+			[]step{{2, Raise, 300, ""}, {3, Fold, 0, ""}}, want{toAct: 4, mayRaise: true}, ""},
+		{"TDA: calls in between, the declared call binds", OutOfTurnTDA, step{4, Call, 0, ""},
+			[]step{{2, Call, 0, ""}, {3, Call, 0, ""}}, want{toAct: 5, bet4: 100}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := six(t, Config{OutOfTurn: c.pol})
+			e, err := tb.DeclareOutOfTurn(c.declare.seat, c.declare.a, c.declare.to)
+			if err != nil || e.Kind != EvOutOfTurn {
+				t.Fatalf("declaration: %v %v", e, err)
+			}
+			run(t, tb, c.between)
+			v := tb.View(FullView)
+			if tb.ToAct() != c.want.toAct || v.Seats[4].Bet != c.want.bet4 || v.Seats[4].Folded != c.want.folded4 {
+				t.Fatalf("to act %d, seat 4 bet %d folded %v; want %+v\n%v", tb.ToAct(), v.Seats[4].Bet, v.Seats[4].Folded, c.want, actionsOf(tb.Log()))
+			}
+			if tb.ToAct() != 4 {
+				return
+			}
+			if l := tb.LegalActions(); l.Raise != c.want.mayRaise || !l.Fold {
+				t.Fatalf("seat 4 freed: %+v", l)
+			}
+			err = tb.VerifyRaiseTo(4, 1000)
+			if c.errRaise == "" && err != nil || c.errRaise != "" && (err == nil || !strings.Contains(err.Error(), c.errRaise)) {
+				t.Fatalf("seat 4 raising: %v, want %q", err, c.errRaise)
+			}
+			if c.errRaise != "" {
+				var e ErrCalledOutOfTurn
+				if !errors.As(err, &e) || e.Rule != "A14" {
+					t.Fatalf("error value %#v", err)
+				}
+				run(t, tb, []step{{4, Call, 0, ""}})
+			}
+		})
+	}
+	t.Run("the player to act declares nothing out of turn; a declaration binds once made", func(t *testing.T) {
+		tb := six(t, Config{})
+		if err := tb.VerifyDeclareOutOfTurn(2, Fold, 0); err == nil || !strings.Contains(err.Error(), "act now (rule A14)") {
+			t.Fatalf("in turn: %v", err)
+		}
+		if _, err := tb.DeclareOutOfTurn(4, Call, 0); err != nil {
+			t.Fatal(err)
+		}
+		if tb.CanDeclareOutOfTurn(4, Fold, 0) {
+			t.Fatal("a second declaration replaced a binding one")
+		}
+	})
+	t.Run("the log with its declarations replays exactly", func(t *testing.T) {
+		tb := six(t, Config{OutOfTurn: OutOfTurnTDA})
+		tb.DeclareOutOfTurn(4, Raise, 300)
+		run(t, tb, []step{{2, Call, 0, ""}, {3, Fold, 0, ""}})
+		checkDownAll(t, tb)
+		log := append([]Event(nil), tb.Log()...)
+		if _, err := Replay(tb.Header(), log); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// checkDownAll plays the hand to its end with checks and calls.
+func checkDownAll(t *testing.T, tb *Table) {
+	t.Helper()
+	for tb.Phase() == Betting {
+		s := tb.ToAct()
+		a := Call
+		if tb.CanCheck(s) {
+			a = Check
+		}
+		if _, err := tb.Act(s, a, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // rule A15: the clock is data: the engine says who must act since which action; at expiry the hand

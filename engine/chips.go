@@ -41,7 +41,7 @@ func (t *Table) ReadChips(in ChipInput) (ChipReading, error) {
 	if h.currentBet == 0 {
 		raiseKind = Bet
 	}
-	canRaise := t.verify(in.Seat, AllIn, 0) == okAction && max > h.currentBet && h.reopened(s) && h.canAct >= 2
+	canRaise := t.verify(in.Seat, AllIn, 0) == okAction && max > h.currentBet && h.reopened(s) && t.answerable(s)
 	settle := func(r ChipReading, need int64) (ChipReading, error) {
 		if need > in.Chips {
 			r.Complete = need - in.Chips
@@ -96,6 +96,10 @@ func (t *Table) ReadChips(in ChipInput) (ChipReading, error) {
 		return call("A13") // less than the bet: a call, to be completed
 	case in.Chips == stack || (canRaise && to >= minTo):
 		return raiseTo(to, "A13") // a correct bet or raise (or all-in) as put in
+	case h.currentBet == 0 && in.Chips > 0 && canRaise:
+		// No bet to call and less than the minimum bet: a bet, which the dealer has the player
+		// complete to the minimum bet (A4).
+		return raiseTo(h.level.BigBlind, "A13")
 	}
 	excess := in.Chips - owed
 	minInc := minTo - h.currentBet

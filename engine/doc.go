@@ -1,5 +1,5 @@
 // Package engine runs the hands of one No-Limit Texas Hold'em table by the rule book (RULES.md,
-// groups T4–T5, B, D, A, S and P3).
+// groups T4–T5, B, D, A, S, L and P3).
 //
 // A Table is a deterministic state machine: seats, stacks, player states, the button, the level and
 // the hand in progress, which is in exactly one Phase. Between hands the caller seats and unseats
@@ -8,8 +8,13 @@
 // has three faces, as in PokerKit: CanX reports whether it is legal, VerifyX returns an error value
 // naming the rule that forbids it with the amounts ("raise to 250 is below the minimum raise to 300
 // (rule A5)"), and X does it and returns its event; LegalActions (or FillLegal, without a copy)
-// lists what the player to act may do. ReadChips reads a live dealer's chip input (A12, A13), QueueAdvance records an advance action
-// (A14), Clock and TimeExpired make the action clock data (A15), Void voids the hand (D4). The hand
+// lists what the player to act may do. ReadChips reads a live dealer's chip input (A12, A13),
+// QueueAdvance records an online advance action and DeclareOutOfTurn a live declaration out of turn
+// (A14, policy OutOfTurnRule), Clock and TimeExpired make the action clock data (A15), Void voids the
+// hand (D4). A live table (Config.Live) is dealt by a human dealer who reports every card
+// (ReportHole, ReportBoard) instead of a DeckSource; the misdeal procedures of group L (exposed,
+// extra, early and face-up cards, a flop of too many cards, burn errors, passed cards) each have
+// their CanX, VerifyX and X, and either void the hand or go on as the rule says, logged as EvLive. The hand
 // ends by itself: uncontested, or at a showdown with side pots (S1–S7); Result reports the pots and
 // the eliminations with each player's starting stack (R7).
 //

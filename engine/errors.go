@@ -94,7 +94,7 @@ func (e ErrRaiseTooSmall) Error() string {
 }
 
 // ErrNotReopened: an all-in of less than a full raise does not reopen the betting to a player who
-// already acted (rule A7); he may call or fold.
+// made or called the bet it raises (rule A7); he may call or fold.
 type ErrNotReopened struct {
 	Facing, ActedAt, FullRaise int64
 	Rule                       string
@@ -105,11 +105,12 @@ func (e ErrNotReopened) Error() string {
 		e.ActedAt, e.Facing, e.FullRaise, e.Rule)
 }
 
-// ErrNoOpponent: every opponent still in the hand is all-in, so nobody could call a bet or raise.
+// ErrNoOpponent: no other player in the hand could call a bet or raise (each one folded, all-in, or
+// without chips beyond the bet in front), so there is none to make (rule A2).
 type ErrNoOpponent struct{ Rule string }
 
 func (e ErrNoOpponent) Error() string {
-	return fmt.Sprintf("every opponent is all-in: nobody could call a bet or raise (rule %s)", e.Rule)
+	return fmt.Sprintf("no other player could call a bet or raise (all folded, all-in or covered): check, call or fold (rule %s)", e.Rule)
 }
 
 // ErrNotEnoughChips: the amount is more than the player has; all-in is the most (rule A3).
@@ -144,3 +145,11 @@ func (e ErrTooFewPlayers) Error() string {
 type ErrBadConfig struct{ Reason string }
 
 func (e ErrBadConfig) Error() string { return "bad table setup: " + e.Reason }
+
+// ErrCalledOutOfTurn: a player who called out of turn may not make it a raise, whatever came before
+// his turn (rule A14, seed 000: "in nessuna circostanza"); he may call or fold.
+type ErrCalledOutOfTurn struct{ Rule string }
+
+func (e ErrCalledOutOfTurn) Error() string {
+	return fmt.Sprintf("you called out of turn: that call can never become a raise; call or fold (rule %s)", e.Rule)
+}

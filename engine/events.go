@@ -15,7 +15,7 @@ const (
 	EvSmallBlind                       // Seat posts the small blind, Amount
 	EvBigBlind                         // Seat posts the big blind, Amount
 	EvHole                             // Seat was dealt Cards[:2] face down, one at a time in two rounds (D2)
-	EvKill                             // Seat's hand is killed at the deal: sitting out (T4, T5) or penalised (P3)
+	EvKill                             // Seat's hand is killed at its first turn (at the deal when all-in; Amount 1: before its turn, every live opponent gone): sitting out (T4, T5), penalised (P3), passed (L8)
 	EvFold                             // Seat folds
 	EvCheck                            // Seat checks
 	EvCall                             // Seat calls Amount; To is the seat's bet in the round
@@ -30,11 +30,13 @@ const (
 	EvHandEnd                          // the hand is over and the pot pushed
 	EvVoid                             // the hand is void (rule D4): every chip went back
 	EvTimeExpired                      // Seat's clock expired (rule A15); the fold or check follows
+	EvOutOfTurn                        // Seat declared Action(Amount) (to To for a bet or raise) out of turn at a live table (rule A14)
+	EvLive                             // a live dealing procedure Proc (RULES.md L), about Seat and Cards[:N]
 )
 
 var eventNames = [...]string{"", "hand", "ante", "small blind", "big blind", "hole", "kill",
 	"fold", "check", "call", "bet", "raise", "uncalled", "board", "show", "muck", "win",
-	"eliminated", "end", "void", "time expired"}
+	"eliminated", "end", "void", "time expired", "out of turn", "live procedure"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k != 0 {
@@ -53,6 +55,7 @@ type Event struct {
 	AllIn  bool
 	N      uint8 // number of Cards used
 	Pot    uint8
+	Proc   Procedure // EvLive: the procedure applied
 	Burn   eval.Card // EvBoard: the card burned before it (D3); NoCard when hidden
 	Cards  [5]eval.Card
 	Amount int64
@@ -78,7 +81,7 @@ func (e Event) String() string {
 		}
 		return fmt.Sprintf("seat %d is dealt %s", e.Seat, eval.CardsString(e.CardList()))
 	case EvKill:
-		return fmt.Sprintf("seat %d's hand is killed (absent)", e.Seat)
+		return fmt.Sprintf("seat %d's hand is killed (absent or dead)", e.Seat)
 	case EvFold, EvCheck, EvMuck, EvTimeExpired:
 		return fmt.Sprintf("seat %d: %s", e.Seat, e.Kind)
 	case EvCall:
@@ -97,6 +100,16 @@ func (e Event) String() string {
 		return fmt.Sprintf("seat %d wins %d from pot %d", e.Seat, e.Amount, e.Pot)
 	case EvEliminated:
 		return fmt.Sprintf("seat %d is eliminated (started the hand with %d)", e.Seat, e.Amount)
+	case EvOutOfTurn:
+		if e.To > 0 {
+			return fmt.Sprintf("seat %d declares %v %d out of turn", e.Seat, Action(e.Amount), e.To)
+		}
+		return fmt.Sprintf("seat %d declares %v out of turn", e.Seat, Action(e.Amount))
+	case EvLive:
+		if e.N > 0 {
+			return fmt.Sprintf("%v: seat %d, %s", e.Proc, e.Seat, eval.CardsString(e.CardList()))
+		}
+		return fmt.Sprintf("%v: seat %d", e.Proc, e.Seat)
 	case EvHandEnd:
 		return "hand over"
 	case EvVoid:

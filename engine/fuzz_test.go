@@ -27,6 +27,7 @@ func FuzzHand(f *testing.F) {
 	f.Add([]byte{6, 0, 0, 50, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{2, 1, 1, 0, 255, 255, 4, 9, 9, 9})
 	f.Add([]byte{10, 3, 2, 7, 0, 0, 0, 5, 5, 5, 5, 6, 6, 1, 2, 3})
+	f.Add([]byte{6, 0, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 5, 7, 3, 3, 3, 4, 1, 1, 2, 2, 5, 7, 2, 1, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &byteSource{b: data}
 		n := 2 + in.next()%9
@@ -34,6 +35,7 @@ func FuzzHand(f *testing.F) {
 		flags := in.next()
 		cfg.AnteMode, cfg.ButtonRule = AnteMode(flags&1), ButtonRule(flags>>1&1)
 		cfg.ShortOpen, cfg.Expiry = ShortOpenRule(flags>>2&1), ClockExpiry(flags>>3&1)
+		cfg.OutOfTurn = OutOfTurnRule(flags >> 4 & 1)
 		lv := Level{SmallBlind: 50, BigBlind: 100, Ante: int64(in.next() % 60)}
 		tb, err := NewTable(cfg, lv, NewSeededDeck(uint64(len(data))))
 		if err != nil {
@@ -69,6 +71,16 @@ func FuzzHand(f *testing.F) {
 					}
 				}
 				before, loglen := tb.h, len(tb.log)
+				if a == 7 { // a declaration out of turn (rule A14), binding or refused
+					d := Action(1 + in.next()%6)
+					decl := tb.decl
+					legal := tb.verifyDeclare(seat, d, to) == okAction
+					_, err := tb.DeclareOutOfTurn(seat, d, to)
+					if legal != (err == nil) || err != nil && (tb.h != before || tb.decl != decl || len(tb.log) != loglen) {
+						t.Fatalf("declaration %v %d of seat %d: verify %v, err %v", d, to, seat, legal, err)
+					}
+					continue
+				}
 				legal := tb.verify(seat, a, to) == okAction
 				_, err := tb.Act(seat, a, to)
 				if legal != (err == nil) {

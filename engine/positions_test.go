@@ -246,6 +246,9 @@ func TestRuleT4T5P3AbsentPlayers(t *testing.T) {
 		tb.SetState(1, st) // the big blind
 		mustStart(t, tb)
 		var ante, blind, hole, kill bool
+		// Everyone else folds to the small blind: the absent big blind's hand is dead and never
+		// wins, so it is killed and the small blind takes the pot without acting.
+		run(t, tb, []step{{2, Fold, 0, ""}, {3, Fold, 0, ""}})
 		for _, e := range tb.Log() {
 			if e.Seat != 1 {
 				continue
@@ -264,11 +267,11 @@ func TestRuleT4T5P3AbsentPlayers(t *testing.T) {
 		if !ante || !blind || !hole || !kill {
 			t.Fatalf("%v: ante %v blind %v dealt %v killed %v", st, ante, blind, hole, kill)
 		}
-		if tb.h.inHand != 3 || !tb.h.folded[1] {
+		// Nobody can win more than the pot: folding round gives seat 0 everything; the big blind's
+		// hand was killed when its turn came.
+		if !tb.h.folded[1] || tb.Phase() != Complete {
 			t.Fatalf("%v: the absent hand is still live", st)
 		}
-		// Nobody can win more than the pot: folding round gives seat 0 everything.
-		run(t, tb, []step{{2, Fold, 0, ""}, {3, Fold, 0, ""}})
 		if tb.Stack(0) != 1000+100+30 || tb.Stack(1) != 890 {
 			t.Fatalf("%v: stacks %d %d", st, tb.Stack(0), tb.Stack(1))
 		}
@@ -280,5 +283,23 @@ func TestRuleT4T5P3AbsentPlayers(t *testing.T) {
 				t.Fatalf("%v: killed after coming back", st)
 			}
 		}
+	}
+}
+
+// rule T5, rule P3: an absent hand is folded at its first turn, and a dead hand never wins: when the
+// only opponents left to a live player are hands still to kill, they are killed and he wins.
+func TestRuleP3DeadHandNeverWins(t *testing.T) {
+	tb := newTestTable(t, Config{}, lv50, nil, 1000, 1000, 1000)
+	tb.SetState(1, Penalised)  // the big blind
+	tb.SetState(2, SittingOut) // the button, first to act
+	mustStart(t, tb)
+	// The small blind's only opponents are two hands to kill: both are killed at once, before any
+	// turn, and he takes the pot.
+	if tb.Phase() != Complete || tb.Stack(0) != 1100 || tb.Stack(1) != 900 || tb.Stack(2) != 1000 {
+		t.Fatalf("phase %v, stacks %d %d %d\n%v", tb.Phase(), tb.Stack(0), tb.Stack(1), tb.Stack(2), actionsOf(tb.Log()))
+	}
+	kills := kindsOf(tb.Log(), EvKill)
+	if len(kills) != 2 || kills[0].Seat != 2 || kills[0].Amount != 1 || kills[1].Seat != 1 || kills[1].Amount != 1 {
+		t.Fatalf("kills %v", kills)
 	}
 }

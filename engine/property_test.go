@@ -2,6 +2,8 @@ package engine
 
 import (
 	"testing"
+
+	"github.com/pokerfloor/pokerfloor/eval"
 )
 
 // playRandom plays one hand with random legal (and, when illegal is set, illegal) actions drawn from
@@ -182,4 +184,106 @@ func checkWinnings(t testing.TB, tb *Table) {
 			t.Fatalf("seat %d won %d, more than the %d its chips could win\n%v", w, h.result.Won[w], most, tb.Log())
 		}
 	}
+}
+
+// rule S6, rule S7 (and S5's first shower): over 100,000 random hands, a mucked hand never reaches a
+// seat's or a spectator's view or events, nor does any hand not shown; every shown hand reaches every
+// viewer, in the view and as a show event with its cards. Only the owner and the full history see
+// the rest.
+func TestPropertyMuckedHandsStayHidden(t *testing.T) {
+	rng := NewSeededDeck(99)
+	hands, mucks, shows := 0, 0, 0
+	var events []Event
+	for table := 0; hands < 100000; table++ {
+		n := 2 + rng.Intn(9)
+		cfg := Config{Seats: n, AnteMode: AnteMode(rng.Intn(2))}
+		lv := Level{SmallBlind: 50, BigBlind: 100, Ante: int64(rng.Intn(3)) * 25}
+		tb, err := NewTable(cfg, lv, NewSeededDeck(uint64(table)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			st := Active
+			if rng.Intn(10) == 0 {
+				st = SittingOut
+			}
+			tb.Sit(i, "p", int64(200+rng.Intn(5000)), st)
+		}
+		tb.SetButton(rng.Intn(n))
+		// Mostly checks and calls, so that many hands reach a showdown with several hands.
+		p := &randomPlayer{rng: rng}
+		for hand := 0; hand < 50 && tb.StartHand() == nil; hand++ {
+			for tb.Phase() == Betting {
+				if l := tb.LegalActions(); rng.Intn(10) != 0 {
+					a := Call
+					if l.Check {
+						a = Check
+					}
+					tb.Act(l.Seat, a, 0)
+					continue
+				}
+				p.act(tb)
+			}
+			hands++
+			var mucked, shown uint16
+			for _, e := range tb.Log() {
+				switch e.Kind {
+				case EvMuck:
+					mucked |= 1 << uint(e.Seat)
+					mucks++
+				case EvShow:
+					shown |= 1 << uint(e.Seat)
+					shows++
+				}
+			}
+			if mucked&shown != 0 {
+				t.Fatalf("a hand both shown and mucked: %v", actionsOf(tb.Log()))
+			}
+			for viewer := -1; viewer < n; viewer++ { // Spectator, then each seat
+				if viewer >= 0 && !tb.Dealt(viewer) {
+					continue
+				}
+				v := tb.View(viewer)
+				events = tb.EventsFor(viewer, events[:0])
+				for s := 0; s < n; s++ {
+					if !tb.Dealt(s) || s == viewer {
+						continue
+					}
+					hole := tb.HoleCards(s)
+					sv := v.Seats[s]
+					if shown&(1<<uint(s)) == 0 {
+						if sv.Known || sv.Cards != ([2]eval.Card{}) {
+							t.Fatalf("viewer %d sees seat %d's hand, not shown (mucked %v): %+v\n%v", viewer, s, mucked&(1<<uint(s)) != 0, sv, actionsOf(tb.Log()))
+						}
+						for _, e := range events {
+							cs := e.CardList()
+							if e.Kind == EvBoard {
+								cs = append(cs, e.Burn)
+							}
+							for _, c := range cs {
+								if c == hole[0] || c == hole[1] {
+									t.Fatalf("viewer %d's events show seat %d's hidden card %v in %v", viewer, s, c, e)
+								}
+							}
+						}
+						continue
+					}
+					if !sv.Known || !sv.Shown || sv.Cards != hole {
+						t.Fatalf("viewer %d does not see seat %d's shown hand: %+v", viewer, s, sv)
+					}
+					found := false
+					for _, e := range events {
+						found = found || e.Kind == EvShow && int(e.Seat) == s && e.N == 2 && [2]eval.Card{e.Cards[0], e.Cards[1]} == hole
+					}
+					if !found {
+						t.Fatalf("viewer %d's events lack seat %d's show", viewer, s)
+					}
+				}
+			}
+		}
+	}
+	if mucks < 5000 || shows < 10000 {
+		t.Fatalf("too few showdowns to mean anything: %d mucks, %d shows in %d hands", mucks, shows, hands)
+	}
+	t.Logf("%d hands, %d hands mucked, %d shown", hands, mucks, shows)
 }

@@ -12,6 +12,9 @@ import (
 func Replay(hd Header, log []Event) (*Table, error) {
 	// The deck in drawing order: the first hole card of each player, the second of each (D2), then
 	// burns and boards as they came.
+	if hd.Config.Live {
+		return nil, fmt.Errorf("a live table's hand was dealt by its dealer's reports (rules D1, L): replay its PHH history")
+	}
 	var deck ScriptedDeck
 	for round := 0; round < 2; round++ {
 		for _, e := range log {
@@ -42,8 +45,13 @@ func Replay(hd Header, log []Event) (*Table, error) {
 		return nil, err
 	}
 	for i, e := range log {
+		if i < len(t.log) {
+			continue // the table made this event itself (a kill, an expiry's fold, a declaration done)
+		}
 		var err error
 		switch e.Kind {
+		case EvOutOfTurn:
+			_, err = t.DeclareOutOfTurn(int(e.Seat), Action(e.Amount), e.To)
 		case EvFold, EvCheck, EvCall, EvBet, EvRaise:
 			if i > 0 && log[i-1].Kind == EvTimeExpired {
 				continue // done by the expiry

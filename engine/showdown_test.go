@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/pokerfloor/pokerfloor/eval"
@@ -267,53 +269,164 @@ func TestRuleS4AllInFaceUp(t *testing.T) {
 	}
 }
 
-// rule S5: the last player to bet or raise in the last round shows first; if all checked, the first
-// player after the button; then clockwise. Rule S6: winners show, losers muck.
+// showdownOf lists the showdown's shows and mucks in order, as "2 shows" and "0 mucks".
+func showdownOf(log []Event) []string {
+	var out []string
+	for _, e := range log {
+		switch e.Kind {
+		case EvShow:
+			out = append(out, fmt.Sprintf("%d shows", e.Seat))
+		case EvMuck:
+			out = append(out, fmt.Sprintf("%d mucks", e.Seat))
+		}
+	}
+	return out
+}
+
+// rule S5, rule S6: who shows first, and who shows after him. Three players: seat 0 the small blind,
+// seat 1 the big blind, seat 2 the button.
+//
+// S5, seed 000: "Se al giro finale di scommesse tutti i giocatori rimasti in gioco fanno check (o
+// sono tutti all-in) il giocatore che ha agito per primo è il primo a mostrare le carte. Se ci sono
+// stati due turni di check, il primo giocatore a mostrare le carte deve essere il primo attivo dopo
+// il bottone. Se ci sono puntate nel giro finale l'ultimo giocatore che ha effettuato una scommessa o
+// un rilancio è il primo a mostrare le carte."
+//
+// S6, seed 000: "Per aggiudicarsi il piatto (sia esso il piatto principale (main pot) o un piatto
+// parziale o secondario (side pot)) il giocatore deve mostrare entrambe le sue carte scoprendole sul
+// tavolo." and "Tutte le mani perdenti vengono eliminate dal dealer prima dell'assegnazione del
+// piatto."
 func TestRuleS5S6ShowdownOrder(t *testing.T) {
-	// Seat 2 bets the river and is called: it shows first. Seat 0 wins.
-	d := scripted([]string{"AsAh", "2c7d", "KsKh"}, "Ad9d9h4c3s")
-	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
-	mustStart(t, tb)
-	run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Fold, 0, ""}})
-	run(t, tb, []step{{0, Check, 0, ""}, {2, Check, 0, ""}, {0, Check, 0, ""}, {2, Check, 0, ""}})
-	run(t, tb, []step{{0, Check, 0, ""}, {2, Bet, 200, ""}, {0, Call, 0, ""}})
-	var sd []Event
-	for _, e := range tb.Log() {
-		if e.Kind == EvShow || e.Kind == EvMuck {
-			sd = append(sd, e)
-		}
-	}
-	if len(sd) != 2 || sd[0].Seat != 2 || sd[0].Kind != EvMuck || sd[1].Seat != 0 || sd[1].Kind != EvShow {
-		t.Fatalf("showdown %v", sd)
-	}
-	// Everyone checks the river: the first after the button (seat 0) is first.
-	d = scripted([]string{"2c7d", "AsAh", "KsKh"}, "Ad9d9h4c3s")
-	tb = newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
-	mustStart(t, tb)
-	checkDown(t, tb)
-	sd = sd[:0]
-	for _, e := range tb.Log() {
-		if e.Kind == EvShow || e.Kind == EvMuck {
-			sd = append(sd, e)
-		}
-	}
-	if len(sd) != 3 || sd[0].Seat != 0 || sd[0].Kind != EvMuck || sd[1].Seat != 1 || sd[1].Kind != EvShow || sd[2].Kind != EvMuck {
-		t.Fatalf("showdown %v", sd)
+	checkRiver := func(t *testing.T, tb *Table) { checkDown(t, tb) }
+	for _, c := range []struct {
+		name   string
+		holes  []string // seats 0, 1, 2
+		board  string
+		stacks []int64
+		play   func(t *testing.T, tb *Table)
+		want   []string
+		wins   map[int]int64 // chips each seat takes from the pots
+	}{
+		{
+			name:  "the called river bettor shows first and loses; the caller shows and wins",
+			holes: []string{"AsAh", "2c7d", "KsKh"}, board: "Ad9d9h4c3s",
+			play: func(t *testing.T, tb *Table) {
+				run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Fold, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {2, Check, 0, ""}, {0, Check, 0, ""}, {2, Check, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {2, Bet, 200, ""}, {0, Call, 0, ""}})
+			},
+			want: []string{"2 shows", "0 shows"}, wins: map[int]int64{0: 700},
+		},
+		{
+			name:  "the river bettor shows first; the next hand beats it and shows, the last loses and mucks",
+			holes: []string{"AsAh", "2c7d", "KsKh"}, board: "Ad9d9h4c3s",
+			play: func(t *testing.T, tb *Table) {
+				run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Check, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {1, Check, 0, ""}, {2, Check, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {1, Check, 0, ""}, {2, Check, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {1, Check, 0, ""}, {2, Bet, 200, ""}, {0, Call, 0, ""}, {1, Call, 0, ""}})
+			},
+			want: []string{"2 shows", "0 shows", "1 mucks"}, wins: map[int]int64{0: 900},
+		},
+		{
+			name:  "a raise on the river: the raiser shows first",
+			holes: []string{"AsAh", "2c7d", "KsKh"}, board: "Ad9d9h4c3s",
+			play: func(t *testing.T, tb *Table) {
+				run(t, tb, []step{{2, Call, 0, ""}, {0, Call, 0, ""}, {1, Fold, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {2, Check, 0, ""}, {0, Check, 0, ""}, {2, Check, 0, ""}})
+				run(t, tb, []step{{0, Check, 0, ""}, {2, Bet, 200, ""}, {0, Raise, 400, ""}, {2, Call, 0, ""}})
+			},
+			want: []string{"0 shows", "2 mucks"}, wins: map[int]int64{0: 1100},
+		},
+		{
+			name:  "checked down: the first active player after the button shows first and loses",
+			holes: []string{"2c7d", "AsAh", "KsKh"}, board: "Ad9d9h4c3s",
+			play: checkRiver,
+			want: []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{1: 300},
+		},
+		{
+			name:  "checked down: a hand that does not beat the first shown is mucked, a better one shown",
+			holes: []string{"KsKh", "2c7d", "AsAh"}, board: "Ad9d9h4c3s",
+			play: checkRiver,
+			want: []string{"0 shows", "1 mucks", "2 shows"}, wins: map[int]int64{2: 300},
+		},
+		{
+			name:  "a tie with the hand shown is shown and splits",
+			holes: []string{"Ah2c", "Ad3c", "Kh4d"}, board: "AcKd9h7s5c",
+			play: checkRiver,
+			want: []string{"0 shows", "1 shows", "2 mucks"}, wins: map[int]int64{0: 150, 1: 150},
+		},
+		{
+			name:  "the first after the button folded: the next one still in shows first",
+			holes: []string{"AsAh", "2c7d", "KsKh"}, board: "Ad9d9h4c3s",
+			play: func(t *testing.T, tb *Table) {
+				run(t, tb, []step{{2, Call, 0, ""}, {0, Fold, 0, ""}, {1, Check, 0, ""}})
+				checkDown(t, tb)
+			},
+			want: []string{"1 shows", "2 shows"}, wins: map[int]int64{2: 250},
+		},
+		{
+			name:  "a side pot: its winner shows though he loses the main pot (all hands face up, S4)",
+			holes: []string{"AsAh", "KsKh", "2c7d"}, board: "Ad9d9h4c3s", stacks: []int64{100, 1000, 1000},
+			play: func(t *testing.T, tb *Table) {
+				run(t, tb, []step{{2, Raise, 300, ""}, {0, AllIn, 0, ""}, {1, Call, 0, ""}})
+				checkDown(t, tb)
+			},
+			want: []string{"0 shows", "1 shows", "2 shows"}, wins: map[int]int64{0: 300, 1: 400},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stacks := c.stacks
+			if stacks == nil {
+				stacks = []int64{1000, 1000, 1000}
+			}
+			tb := newTestTable(t, Config{}, lv50, scripted(c.holes, c.board), stacks...)
+			mustStart(t, tb)
+			c.play(t, tb)
+			if tb.Phase() != Complete {
+				t.Fatalf("phase %v", tb.Phase())
+			}
+			if got := showdownOf(tb.Log()); !slices.Equal(got, c.want) {
+				t.Fatalf("showdown %q, want %q\n%v", got, c.want, actionsOf(tb.Log()))
+			}
+			r := tb.Result()
+			for s := 0; s < 3; s++ {
+				if r.Won[s] != c.wins[s] {
+					t.Fatalf("seat %d won %d, want %d (pots %+v)", s, r.Won[s], c.wins[s], r.Pots[:r.NPots])
+				}
+			}
+			// Mucked before the pot is pushed (S6): every show or muck comes before the first win.
+			log := tb.Log()
+			lastSD, firstWin := -1, len(log)
+			for i, e := range log {
+				if e.Kind == EvShow || e.Kind == EvMuck {
+					lastSD = i
+				}
+				if e.Kind == EvWin && i < firstWin {
+					firstWin = i
+				}
+			}
+			if lastSD > firstWin {
+				t.Fatalf("a hand shown or mucked after the pot was pushed: %v", actionsOf(log))
+			}
+		})
 	}
 }
 
-// rule S7: cards shown are shown to everyone.
+// rule S7: cards shown are shown to everyone; a mucked hand to nobody but its owner (S6).
 func TestRuleS7ShownToAll(t *testing.T) {
-	d := scripted([]string{"AsAh", "2c7d"}, "Kd9d9h4c3s")
-	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000)
+	d := scripted([]string{"KsKh", "2c7d", "AsAh"}, "Ad9d9h4c3s")
+	tb := newTestTable(t, Config{}, lv50, d, 1000, 1000, 1000)
 	mustStart(t, tb)
-	checkDown(t, tb)
-	for _, viewer := range []int{0, 1, Spectator} {
+	checkDown(t, tb) // seat 0 shows first, seat 1 mucks, seat 2 shows and wins
+	for _, viewer := range []int{0, 1, 2, Spectator} {
 		v := tb.View(viewer)
-		if !v.Seats[1].Known || !v.Seats[1].Shown || v.Seats[1].Cards != [2]eval.Card{eval.MustParseCard("As"), eval.MustParseCard("Ah")} {
-			t.Fatalf("viewer %d does not see the shown winner: %+v", viewer, v.Seats[1])
+		for _, s := range []int{0, 2} {
+			if !v.Seats[s].Known || !v.Seats[s].Shown || v.Seats[s].Cards != tb.HoleCards(s) {
+				t.Fatalf("viewer %d does not see seat %d's shown hand: %+v", viewer, s, v.Seats[s])
+			}
 		}
-		if viewer != 0 && v.Seats[0].Known {
+		if viewer != 1 && v.Seats[1].Known {
 			t.Fatalf("viewer %d sees the mucked hand", viewer)
 		}
 	}

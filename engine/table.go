@@ -36,6 +36,11 @@ type Table struct {
 
 	h   hand
 	log []Event
+
+	// Kept beside the hand rather than in it, so that dealing a hand clears only what it uses.
+	decl      [MaxSeats]declaration // declarations out of turn of the hand in progress (A14)
+	declDirty bool                  // decl may hold a declaration
+	live      liveDeal              // a live table's dealing procedures in the hand in progress (L)
 }
 
 // NewTable returns an empty table. deck may be nil for the production source (crypto/rand).
@@ -400,17 +405,25 @@ type hand struct {
 	aggressor     int8   // the last player to bet or raise in this round
 	showFirst     int8   // where the showdown starts (rule S5)
 	allShown      bool   // hands went face up when betting closed with an all-in (rule S4)
+	runout        bool   // betting is over for the hand: the board is dealt to the showdown
 	inHand        int8   // dealt in and not folded
 	canAct        int8   // in hand and not all-in
 	in, act       uint16 // the same as seat masks
 	settled       uint16 // acted in this round and matched the bet since (A2)
+	killAtTurn    uint16 // absent players whose hand is killed when the turn reaches them (T4, T5, P3)
 	dealtM        uint16
 	startOcc      uint16 // seats occupied when the hand started
 	seq           int32
 
 	advance  [MaxSeats]advance
 	nAdvance int8
-	result   handResult
+
+	order [MaxSeats]int8 // the seats dealt in, in dealing order from the small blind (D2)
+	await Awaiting       // a live table waits for the dealer's cards
+
+	nDeclared int8   // live declarations out of turn pending in Table.decl (A14)
+	calledOOT uint16 // called out of turn and freed: no raise in this round (A14, seed 000)
+	result    handResult
 }
 
 func (h *hand) potTotal() int64 {
@@ -462,6 +475,9 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	}
 	h := &t.h
 	*h = hand{}
+	if t.declDirty {
+		t.decl, t.declDirty = [MaxSeats]declaration{}, false
+	}
 	h.phase = Betting
 	h.number = t.handNumber + 1
 	h.level = t.level
@@ -551,41 +567,59 @@ func (t *Table) deal(button, sb, bb int8, sbLive bool) error {
 	h.lastFullRaise = lv.BigBlind
 
 	// Two hole cards each, one at a time, from the small blind (D2).
-	t.deck.Shuffle()
 	first := h.sb
 	if !h.sbLive || !h.dealt[first] {
 		first = t.nextDealt(h.button)
 	}
-	var order [MaxSeats]int8
 	s := first
 	for k := int8(0); k < h.nDealt; k++ {
-		order[k] = s
+		h.order[k] = s
 		s = t.nextDealt(s)
 	}
+	if t.cfg.Live {
+		// A live dealer deals from a physical deck and reports each card (ReportHole).
+		h.await = AwaitHoleCards
+		t.live = liveDeal{exposedAt: -1}
+		return nil
+	}
+	t.deck.Shuffle()
 	var buf [2 * MaxSeats]eval.Card
 	if !t.drawInto(buf[:2*h.nDealt]) {
 		return nil
 	}
-	for k, s := range order[:h.nDealt] {
+	for k, s := range h.order[:h.nDealt] {
 		h.hole[s] = [2]eval.Card{buf[k], buf[int(h.nDealt)+k]}
 	}
+	t.holesDealt()
+	return nil
+}
+
+// holesDealt logs the hole cards, kills the absent players' hands and starts the betting.
+func (t *Table) holesDealt() {
+	h := &t.h
 	absent := false
-	for _, s := range order[:h.nDealt] {
+	for _, s := range h.order[:h.nDealt] {
 		e := t.ev(EvHole, s, 0, 0)
 		e.N, e.Cards[0], e.Cards[1] = 2, h.hole[s][0], h.hole[s][1]
 		absent = absent || t.seats[s].state.absent()
 	}
-	// Absent players' hands are killed at once (T4, T5, P3), while someone is left to win the pot.
+	// Absent players' hands are killed (T4, T5, P3): folded when the turn first reaches them, as a
+	// hand history writes it, or at once when they are all-in on their forced bets and have no turn;
+	// while someone is left to win the pot.
 	if absent {
-		for _, s := range order[:h.nDealt] {
-			if t.seats[s].state.absent() && h.inHand > 1 {
+		for _, s := range h.order[:h.nDealt] {
+			switch {
+			case !t.seats[s].state.absent():
+			case !h.allIn[s]:
+				h.killAtTurn |= 1 << uint(s)
+			case h.inHand > 1:
 				t.foldSeat(s)
 				t.ev(EvKill, s, 0, 0)
 			}
 		}
 	}
+	t.openRound()
 	t.advanceTurn(h.bb)
-	return nil
 }
 
 // nextDealt returns the first seat dealt in after s, clockwise.

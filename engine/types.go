@@ -83,6 +83,19 @@ const (
 	ShortOpenPlusBlind
 )
 
+// OutOfTurnRule is the policy of rule A14 for a declaration made out of turn at a live table.
+type OutOfTurnRule uint8
+
+const (
+	// OutOfTurnSeed000: the declaration binds unless a call, bet, raise or reraise comes before the
+	// player's turn; a player who called out of turn may never raise in that round (000, 004). The
+	// default.
+	OutOfTurnSeed000 OutOfTurnRule = iota
+	// OutOfTurnTDA: checks, calls and folds in between do not change the action, so the declaration
+	// binds; a bet or raise frees the player, who then has every option (003 r30).
+	OutOfTurnTDA
+)
+
 // Config holds the table's size and the tournament's policies. The zero value of each policy is
 // the rule book's default.
 type Config struct {
@@ -91,7 +104,11 @@ type Config struct {
 	ButtonRule ButtonRule
 	Expiry     ClockExpiry
 	ShortOpen  ShortOpenRule
+	OutOfTurn  OutOfTurnRule
 	Clock      ClockPolicy
+	// Live: a card room's table with a human dealer, who reports every card as dealt (ReportHole,
+	// ReportBoard) instead of a DeckSource, and the procedures of RULES.md group L.
+	Live bool
 }
 
 // Level is a blind level (rule B3).

@@ -110,6 +110,8 @@ func (t *Table) EventsFor(viewer int, dst []Event) []Event {
 			e.Burn = NoCard
 		case e.Kind == EvHole && int(e.Seat) != viewer:
 			e.N, e.Cards = 0, [5]eval.Card{}
+		case e.Kind == EvLive && e.Proc == ProcExposedReplaced && int(e.Seat) != viewer:
+			e.N, e.Cards = 0, [5]eval.Card{} // the replacement is the player's own card
 		}
 		dst = append(dst, e)
 	}

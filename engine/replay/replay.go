@@ -4,7 +4,14 @@
 // Replaying a hand sets up a table from the history's starting stacks, blinds and antes, deals the
 // cards it names (through a scripted deck, in the engine's own dealing order), and sends each action
 // through the engine's rules: an action the rule book forbids is an error. The engine then decides
-// the pots, and Check compares its final stacks with the history's finishing stacks.
+// the pots, and Check compares its final stacks with the history's finishing stacks. A history is
+// read as the PHH standard writes it (heads-up arrays small blind first and reverse-assigned,
+// ante_trimming_status false when absent) and replayed by RULES.md unless a user field says the
+// hand was played otherwise (ShortOpenField for A10).
+//
+// Export writes a hand so that PHH readers that follow PokerKit play the same hand: every action
+// explicit, killed and dead hands as folds at their turn, and RuleDifferencesField naming the rules
+// by which the rule book's result differs on purpose from PokerKit's for that hand.
 //
 // The package does no I/O: callers read the files.
 package replay
@@ -43,6 +50,9 @@ type Replayer struct {
 	board  []eval.Card
 	seen   []eval.Card
 	sb, bb int
+	blinds [engine.MaxSeats]int64
+	antes  [engine.MaxSeats]int64
+	killed [engine.MaxSeats]bool // killed at the deal (SittingOutField): their folds are the kill
 }
 
 // Table returns the table of the last hand replayed: its stacks, log and result.
@@ -77,6 +87,10 @@ func (r *Replayer) Replay(h *phh.Hand) error {
 				nboard++
 			}
 		case phh.Fold:
+			if p := a.Player - 1; p >= 0 && p < len(r.killed) && r.killed[p] && killedAtDeal(t, p) {
+				r.killed[p] = false // the PHH fold of a hand the engine killed at the deal
+				continue
+			}
 			_, err = t.Fold(a.Player - 1)
 		case phh.CheckCall:
 			if t.CanCheck(a.Player - 1) {
@@ -111,6 +125,16 @@ func (r *Replayer) Replay(h *phh.Hand) error {
 			Err: fmt.Errorf("the history ends before the hand does (the engine is at %v, seat %d to act)", t.Round(), t.ToAct())}
 	}
 	return nil
+}
+
+// killedAtDeal reports whether the engine killed seat s's hand at the deal (T4, T5, P3).
+func killedAtDeal(t *engine.Table, s int) bool {
+	for _, e := range t.Log() {
+		if e.Kind == engine.EvKill && int(e.Seat) == s {
+			return true
+		}
+	}
+	return false
 }
 
 func actionText(h *phh.Hand, i int) string {
@@ -163,37 +187,55 @@ func (r *Replayer) setup(h *phh.Hand) error {
 	if len(h.BlindsOrStraddles) != n || len(h.Antes) != n {
 		return fmt.Errorf("blinds_or_straddles and antes need one value a player")
 	}
+	// Each player's blind and ante. Heads-up, PHH writes the arrays small blind first, as with more
+	// players, and assigns them reversed: p1 (the big blind) posts the second value (phh-std).
+	blinds := r.blinds[:n]
+	antes := r.antes[:n]
+	copy(blinds, h.BlindsOrStraddles)
+	copy(antes, h.Antes)
+	if n == 2 {
+		blinds[0], blinds[1] = blinds[1], blinds[0]
+		antes[0], antes[1] = antes[1], antes[0]
+	}
 	sbAt, bbAt := 0, 1
 	switch {
 	case n == 2:
 		sbAt, bbAt = 1, 0
-	case h.BlindsOrStraddles[1] == 0:
+	case blinds[1] == 0:
 		sbAt, bbAt = -1, 0 // no small blind (a dead one, rule B5): p1 is the big blind
 	}
-	lv := engine.Level{BigBlind: h.BlindsOrStraddles[bbAt]}
+	lv := engine.Level{BigBlind: blinds[bbAt]}
 	if sbAt >= 0 {
-		lv.SmallBlind = h.BlindsOrStraddles[sbAt]
+		lv.SmallBlind = blinds[sbAt]
 	} else {
 		lv.SmallBlind = lv.BigBlind / 2 // not posted
 	}
-	for i, b := range h.BlindsOrStraddles {
+	for i, b := range blinds {
 		if b != 0 && i != sbAt && i != bbAt {
 			return fmt.Errorf("straddles are not played (blinds_or_straddles %v)", h.BlindsOrStraddles)
 		}
 	}
 	if bb := lv.BigBlind; h.MinBet != bb {
+		if n == 2 {
+			return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4; heads-up, blinds_or_straddles is written small blind first: [%d, %d])",
+				h.MinBet, bb, lv.SmallBlind, lv.BigBlind)
+		}
 		return fmt.Errorf("min_bet %d differs from the big blind %d (rule A4)", h.MinBet, bb)
 	}
-	cfg := engine.Config{Seats: n, ShortOpen: engine.ShortOpenPlusBlind}
+	// A10: the rule book's reading unless the file says it was played otherwise.
+	cfg := engine.Config{Seats: n, ShortOpen: engine.ShortOpenDoubleBlind}
 	if v, ok := h.Extra[ShortOpenField]; ok {
-		if v != shortOpenDoubleBlind {
-			return fmt.Errorf("%s = %v: the only value is %q", ShortOpenField, v, shortOpenDoubleBlind)
+		switch v {
+		case shortOpenDoubleBlind:
+		case shortOpenPlusBlind:
+			cfg.ShortOpen = engine.ShortOpenPlusBlind
+		default:
+			return fmt.Errorf("%s = %v: the values are %q (rule A10, the default) and %q", ShortOpenField, v, shortOpenDoubleBlind, shortOpenPlusBlind)
 		}
-		cfg.ShortOpen = engine.ShortOpenDoubleBlind
 	}
 	uniform, bbOnly := true, true
-	for i, a := range h.Antes {
-		if a != h.Antes[0] {
+	for i, a := range antes {
+		if a != antes[0] {
 			uniform = false
 		}
 		if i != bbAt && a != 0 {
@@ -202,15 +244,24 @@ func (r *Replayer) setup(h *phh.Hand) error {
 	}
 	switch {
 	case uniform:
-		lv.Ante = h.Antes[0]
+		lv.Ante = antes[0]
+		// ante_trimming_status false (the standard's default) makes the antes dead money in the main
+		// pot; the rule book's antes are live chips (B2, S3). The two give the same pots unless a
+		// player cannot pay the whole ante: only then is the file refused.
 		if lv.Ante > 0 && !h.AnteTrimmingStatus {
-			return fmt.Errorf("antes for everyone as dead money (ante_trimming_status false) are not a rule-book mode")
+			for i, st := range h.StartingStacks {
+				if st < lv.Ante {
+					return fmt.Errorf("ante_trimming_status is false (antes as dead money) and p%d's stack %d is short of the ante %d: "+
+						"the pots differ from the rule book's, where antes are live chips (rule B2, S3); write ante_trimming_status = true to replay it by the rule book", i+1, st, lv.Ante)
+				}
+			}
 		}
 	case bbOnly:
-		lv.Ante = h.Antes[bbAt]
+		lv.Ante = antes[bbAt]
 		cfg.AnteMode = engine.AnteBigBlind
 		if h.AnteTrimmingStatus {
-			return fmt.Errorf("a big-blind ante counted as a live bet (ante_trimming_status true) is not a rule-book mode")
+			return fmt.Errorf("ante_trimming_status true with a big-blind ante: PHH trims it back to the next largest ante, 0, so no ante is played; " +
+				"the rule book's big-blind ante is dead money in the pot (rule B2): write ante_trimming_status = false")
 		}
 	default:
 		return fmt.Errorf("antes %v: either everyone antes the same or only the big blind does (rule B2)", h.Antes)
@@ -234,6 +285,7 @@ func (r *Replayer) setup(h *phh.Hand) error {
 			return err
 		}
 	}
+	r.killed = [engine.MaxSeats]bool{}
 	if v, ok := h.Extra[SittingOutField].([]any); ok {
 		for _, x := range v {
 			p, ok := x.(int64)
@@ -243,6 +295,7 @@ func (r *Replayer) setup(h *phh.Hand) error {
 			if err := t.SetState(int(p-1), engine.SittingOut); err != nil {
 				return err
 			}
+			r.killed[p-1] = true
 		}
 	}
 	r.sb, r.bb = sbAt, bbAt

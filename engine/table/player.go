@@ -20,12 +20,22 @@ type Decider interface {
 	// card not dealt (rule D5). v.ToAct is the seat and v.Legal what it may do (rule A16). v belongs
 	// to the runner and is valid during the call only.
 	//
-	// An illegal action is replaced by a check, or a fold when something is owed, and counted. An
-	// error forfeits the turn as the action clock does (rule A15).
+	// An illegal action changes nothing: the runner tells a Decider that is also a Refusals why
+	// (the engine's VerifyX error, naming the rule and the amounts) and asks again, under the same
+	// action clock, up to MaxRefusals times; then the turn ends as when the clock runs out. An error
+	// forfeits the turn as the action clock does (rule A15): only the clock folds.
 	//
 	// A Decider that waits for a person must return when ctx ends: the action clock ends it, and
 	// the turn is then the engine's TimeExpired (a fold, or a check under checkWhenFree).
 	Decide(ctx context.Context, v *engine.View) (Decision, error)
+}
+
+// Refusals is a Decider that hears why a decision was refused before it is asked again: err is the
+// engine's error value (engine.ErrRaiseTooSmall and the others), naming the rule and the amounts, as
+// a person at the table would be told. Refused is called on the runner's goroutine, between turns of
+// Decide, never during one.
+type Refusals interface {
+	Refused(d Decision, err error)
 }
 
 // Instant marks a Decider that answers at once and never blocks (a bot): the runner calls it on its

@@ -53,7 +53,7 @@ type Stats struct {
 	Hands       int64 // hands played to the end and reported or waiting to be
 	Voided      int64 // hands void (rule D4): an irregular deck, or chips not conserved
 	Interrupted int64 // hands void because the context ended in the middle (never reported)
-	Illegal     int64 // decisions refused by the engine and replaced by check-or-fold
+	Illegal     int64 // decisions refused by the engine (each told to the player, who is asked again)
 	TimedOut    int64 // turns the action clock ended (rule A15), errors and absent players included
 	Reports     int64 // successful reports
 	Retries     int64 // failed reports that were retried
@@ -358,42 +358,57 @@ func (r *Runner) playHand(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// turn asks the player to act for a decision and applies it.
+// MaxRefusals bounds the illegal decisions a player may give in one turn (rule A15): each is
+// refused with the engine's VerifyX error and the player asked again; after this many the turn ends
+// as when the action clock runs out, so a player who keeps answering illegally never holds the table.
+const MaxRefusals = 3
+
+// turn asks the player to act for a decision and applies it. A decision the engine refuses is told to
+// the player (Refusals) with the error naming the rule and the amounts, and the player is asked again
+// under the same action clock; only the clock folds (or checks, under checkWhenFree).
 func (r *Runner) turn(ctx context.Context) error {
 	t := r.tbl
 	seat := t.ToAct()
 	sp := &r.seats[seat]
-	var d Decision
-	var err error
-	switch {
-	case sp.d == nil:
-		err = errNobody
-	case sp.instant:
-		r.view = t.View(seat)
-		d, err = sp.d.Decide(ctx, &r.view)
-	default:
-		d, err = r.timedDecision(ctx, sp.d, seat)
+	_, since := t.Clock()
+	var expired <-chan time.Time // one clock for the whole turn, however many times the player answers
+	if sp.d != nil && !sp.instant {
+		expired = r.clock.After(r.turnTime())
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil // the hand is voided by the caller
+	for refused := 0; ; refused++ {
+		var d Decision
+		var err error
+		switch {
+		case sp.d == nil:
+			err = errNobody
+		case refused == MaxRefusals:
+			err = errRefused
+		case sp.instant:
+			r.view = t.View(seat)
+			d, err = sp.d.Decide(ctx, &r.view)
+		default:
+			d, err = r.timedDecision(ctx, sp.d, seat, expired)
 		}
-		r.timedOut.Add(1)
-		_, since := t.Clock()
-		_, err := t.TimeExpired(seat, since)
-		return err
-	}
-	if _, err := t.Act(seat, d.Action, d.To); err != nil {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // the hand is voided by the caller
+			}
+			r.timedOut.Add(1)
+			_, err := t.TimeExpired(seat, since)
+			return err
+		}
+		_, err = t.Act(seat, d.Action, d.To)
+		if err == nil {
+			return nil
+		}
+		// A refused action changes nothing (the turn and its clock are the same): tell the player
+		// why and ask again.
 		r.illegal.Add(1)
-		r.log.Debug("illegal action replaced by check or fold", "table", r.id, "seat", seat, "player", sp.id, "action", d.Action, "to", d.To, "err", err)
-		if t.CanCheck(seat) {
-			_, err = t.Check(seat)
-		} else {
-			_, err = t.Fold(seat)
+		r.log.Debug("illegal action refused", "table", r.id, "seat", seat, "player", sp.id, "action", d.Action, "to", d.To, "err", err)
+		if l, ok := sp.d.(Refusals); ok {
+			l.Refused(d, err)
 		}
-		return err
 	}
-	return nil
 }
 
 var errNobody = errors.New("nobody acts for this player")
@@ -401,15 +416,21 @@ var errNobody = errors.New("nobody acts for this player")
 // errExpired is the action clock's end (rule A15).
 var errExpired = errors.New("the action clock expired")
 
-// timedDecision runs a Decider that may block, under the action clock: it answers within the turn
-// time or the turn expires.
-func (r *Runner) timedDecision(ctx context.Context, d Decider, seat int) (Decision, error) {
-	turn := r.opt.TurnTime
-	if turn <= 0 {
-		c := r.tbl.Config().Clock
-		turn = c.Think + c.Clock + c.Countdown
+// errRefused ends a turn after MaxRefusals illegal decisions, as the clock would.
+var errRefused = errors.New("too many illegal decisions in one turn")
+
+// turnTime is the action clock of one turn.
+func (r *Runner) turnTime() time.Duration {
+	if r.opt.TurnTime > 0 {
+		return r.opt.TurnTime
 	}
-	expired := r.clock.After(turn)
+	c := r.tbl.Config().Clock
+	return c.Think + c.Clock + c.Countdown
+}
+
+// timedDecision runs a Decider that may block, under the action clock: it answers before expired
+// fires or the turn expires.
+func (r *Runner) timedDecision(ctx context.Context, d Decider, seat int, expired <-chan time.Time) (Decision, error) {
 	v := r.tbl.View(seat) // a copy of its own: the decider may still read it after the turn ended
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()

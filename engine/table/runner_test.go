@@ -3,7 +3,9 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -434,11 +436,67 @@ func TestRuleA15ActionClock(t *testing.T) {
 	}
 }
 
-// An illegal decision is replaced by check-or-fold and counted; the hand goes on.
-func TestIllegalDecisionChecksOrFolds(t *testing.T) {
+// learner raises to 1 chip first; told why that is refused, it checks or calls instead.
+type learner struct {
+	told  []error
+	wrong bool // the next answer is the illegal one
+}
+
+func (l *learner) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+	if l.wrong {
+		l.wrong = false
+		return table.Decision{Action: engine.Raise, To: 1}, nil
+	}
+	l.wrong = true
+	return caller(v), nil
+}
+func (l *learner) Instant()                            {}
+func (l *learner) Refused(_ table.Decision, err error) { l.told = append(l.told, err) }
+
+// rule A15: an illegal decision is refused with the engine's error, naming the rule and the amounts,
+// and the player is asked again; it never becomes a check or a fold by itself.
+func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 4, 1, &l)
-	cheat := decideFunc(func(*engine.View) table.Decision { return table.Decision{Action: engine.Raise, To: 1} })
+	p1 := &learner{wrong: true}
+	bots := bot.Players(2)
+	ps := table.PlayersFunc(func(p string) table.Decider {
+		if p == "p1" {
+			return p1
+		}
+		return bots.Decider(p)
+	})
+	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.check(t)
+	st := r.Stats()
+	if st.Illegal == 0 || int64(len(p1.told)) != st.Illegal || st.TimedOut != 0 {
+		t.Fatalf("stats %+v, %d refusals told", st, len(p1.told))
+	}
+	for _, err := range p1.told {
+		var small engine.ErrRaiseTooSmall
+		var reopened engine.ErrNotReopened
+		var none engine.ErrNoOpponent
+		var chips engine.ErrNotEnoughChips
+		var noBet engine.ErrNoBetToRaise
+		if !errors.As(err, &small) && !errors.As(err, &reopened) && !errors.As(err, &none) && !errors.As(err, &chips) && !errors.As(err, &noBet) {
+			t.Fatalf("told %T %v, want an engine error naming the rule", err, err)
+		}
+		if !strings.Contains(err.Error(), "(rule ") {
+			t.Fatalf("the error names no rule: %v", err)
+		}
+	}
+}
+
+// rule A15: a player who keeps answering illegally is asked MaxRefusals times, then his turn ends as
+// when the clock runs out; the table never loops.
+func TestIllegalDecisionsEndTheTurnLikeTheClock(t *testing.T) {
+	var l ledger
+	c := newLocal(t, 4, 1, &l)
+	asked := 0
+	cheat := decideFunc(func(*engine.View) table.Decision { asked++; return table.Decision{Action: engine.Raise, To: 1} })
 	bots := bot.Players(2)
 	ps := table.PlayersFunc(func(p string) table.Decider {
 		if p == "p1" {
@@ -451,8 +509,9 @@ func TestIllegalDecisionChecksOrFolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.check(t)
-	if r.Stats().Illegal == 0 {
-		t.Fatal("no illegal decision counted")
+	st := r.Stats()
+	if st.TimedOut == 0 || st.Illegal != int64(asked) || int64(asked) != table.MaxRefusals*st.TimedOut {
+		t.Fatalf("asked %d times, stats %+v: want %d refusals a turn, then the clock's end", asked, st, table.MaxRefusals)
 	}
 }
 
@@ -549,5 +608,90 @@ func TestStateWithoutPositions(t *testing.T) {
 	l.check(t)
 	if _, ok := c.Winner(); !ok {
 		t.Fatal("no winner")
+	}
+}
+
+// slowLearner thinks on the clock before each answer of its first turn, and its first answer is
+// illegal; past the turn time it waits for the runner to end the turn. Later turns it answers at once.
+// Its counters are atomic: a Decide past the turn time may still be running when the next begins.
+type slowLearner struct {
+	clock  *table.FakeClock
+	think  time.Duration
+	spent  *atomic.Int64
+	answer *atomic.Int32
+	done   *atomic.Bool
+}
+
+func (s slowLearner) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+	if s.done.Load() {
+		return caller(v), nil
+	}
+	if time.Duration(s.spent.Add(int64(s.think))) >= 100*time.Second {
+		s.done.Store(true) // before the clock moves: the runner may start the next turn at once
+		s.clock.Advance(s.think)
+		<-ctx.Done()
+		return table.Decision{}, ctx.Err()
+	}
+	s.clock.Advance(s.think)
+	if s.answer.Add(1) == 1 {
+		return table.Decision{Action: engine.Raise, To: 1}, nil
+	}
+	s.done.Store(true)
+	return caller(v), nil
+}
+
+// Rule A15: the action clock runs once for a whole turn, however many illegal answers the player
+// gives: two answers 40 seconds apart are in time, two 60 seconds apart are not (the turn is 100 s).
+func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		think   time.Duration
+		want    []engine.EventKind
+		expired bool
+	}{
+		{40 * time.Second, []engine.EventKind{engine.EvCheck}, false},
+		{60 * time.Second, []engine.EventKind{engine.EvTimeExpired, engine.EvFold}, true},
+	} {
+		t.Run(tc.think.String(), func(t *testing.T) {
+			c, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2},
+				Levels: levels, Players: []string{"sb", "bb"}, Stack: 1000, Button: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock := table.NewFakeClock(epoch)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var spent atomic.Int64
+			var answers atomic.Int32
+			var done atomic.Bool
+			ps := table.PlayersFunc(func(p string) table.Decider {
+				if p == "bb" {
+					return slowLearner{clock: clock, think: tc.think, spent: &spent, answer: &answers, done: &done}
+				}
+				return caller
+			})
+			opt := options(1, clock)
+			var got []engine.EventKind
+			var r *table.Runner
+			opt.OnHand = func(*table.HandResult) {
+				seen := false
+				for _, e := range r.Table().Log() {
+					if e.Kind == engine.EvCall {
+						seen = true
+						continue
+					}
+					if seen && e.Seat == 1 && len(got) < len(tc.want) {
+						got = append(got, e.Kind)
+					}
+				}
+				cancel()
+			}
+			r = table.NewRunner("t1", c, ps, opt)
+			if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) || r.Stats().Illegal != 1 || (r.Stats().TimedOut > 0) != tc.expired {
+				t.Fatalf("the big blind's turn: %v, want %v; stats %+v", got, tc.want, r.Stats())
+			}
+		})
 	}
 }
