@@ -212,6 +212,9 @@ const (
 	ClockThink     ClockPhase = "think"     // the think time
 	ClockBank      ClockPhase = "bank"      // drawing on the time bank
 	ClockCountdown ClockPhase = "countdown" // the last seconds before the hand is folded
+	// ClockGrace: the player to act is disconnected; when it ends his hand is folded and he sits
+	// out (rule T5). His clock goes on meanwhile: whichever ends first ends the turn.
+	ClockGrace ClockPhase = "grace"
 )
 
 // Clock is the action clock of the player to act, sent to everyone when it starts and when it moves

@@ -166,7 +166,7 @@ func SidePots(seats []SeatView) []Pot {
 		p := Pot{Eligible: []int{}}
 		for _, s := range seats {
 			p.Amount += min(s.Put, l) - min(s.Put, prev)
-			if s.Dealt && s.InHand && s.Put >= l {
+			if s.Dealt && s.InHand && (s.Put >= l || !s.AllIn) { // a player with chips can still match it
 				p.Eligible = append(p.Eligible, s.Seat)
 			}
 		}
