@@ -237,7 +237,11 @@ func (c *conn) handle(frame []byte) *protocol.Error {
 		if perr := protocol.DecodeData(env, &a); perr != nil {
 			return perr
 		}
-		return s.advance(p, a)
+		if perr := s.advance(p, a); perr != nil {
+			return perr
+		}
+		c.send(protocol.MustEncode(protocol.TypeAdvance, a)) // the echo says it is queued
+		return nil
 	case protocol.TypeSeed:
 		var m protocol.Seed
 		if perr := protocol.DecodeData(env, &m); perr != nil {

@@ -43,6 +43,7 @@ type tableOpts struct {
 	grace   time.Duration
 	onHand  func(*Server, *table.HandResult)
 	history string
+	id      string // the table's ID; t1 when empty
 	rate    float64 // frames a second a connection may send (bots playing at machine speed need more)
 }
 
@@ -55,19 +56,22 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("p%02d", i+1)
 	}
-	ctrl, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: max(o.players, 2)},
+	if o.id == "" {
+		o.id = "t1"
+	}
+	ctrl, err := table.NewLocalController(table.LocalConfig{TableID: o.id, Config: engine.Config{Seats: max(o.players, 2)},
 		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}, {SmallBlind: 100, BigBlind: 200}}, HandsPerLevel: 10,
 		Players: ids, Stack: o.stack})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := table.NewFakeClock(epoch)
-	tokens, err := NewTokens(testKey, "sunday", "t1", clock.Now)
+	tokens, err := NewTokens(testKey, "sunday", o.id, clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tt := &testTable{t: t, ctrl: ctrl, clock: clock, tokens: tokens, done: make(chan error, 1), ids: ids}
-	cfg := Config{Tournament: "sunday", TableID: "t1", Controller: ctrl, Tokens: tokens, Clock: clock,
+	cfg := Config{Tournament: "sunday", TableID: o.id, Controller: ctrl, Tokens: tokens, Clock: clock,
 		ActionClock: o.clock, Grace: o.grace, HistoryDir: o.history, FramesPerSecond: o.rate, Burst: int(o.rate)}
 	if o.onHand != nil {
 		cfg.OnHand = func(r *table.HandResult) { o.onHand(tt.srv, r) }
