@@ -43,7 +43,7 @@ type tableOpts struct {
 	grace   time.Duration
 	onHand  func(*Server, *table.HandResult)
 	history string
-	id      string // the table's ID; t1 when empty
+	id      string  // the table's ID; t1 when empty
 	rate    float64 // frames a second a connection may send (bots playing at machine speed need more)
 }
 
