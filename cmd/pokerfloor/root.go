@@ -62,6 +62,9 @@ func newRootCommand() *cobra.Command {
 		newEquityCommand(v),
 		newReplayCommand(v),
 		newRunCommand(v, startTournament),
+		newVerifyDealCommand(),
+		newTableCommand(v),
+		newBotCommand(v),
 	)
 	return root
 }

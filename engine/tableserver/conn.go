@@ -38,6 +38,8 @@ type conn struct {
 	role   protocol.Role
 	jti    string
 
+	lastType protocol.Type // the type of the frame being served (read loop only)
+
 	closeOnce sync.Once
 	done      chan struct{}
 }
@@ -169,15 +171,19 @@ func (c *conn) readLoop() {
 		if dying {
 			continue // read and drop what comes until the close handshake is done
 		}
+		// Every frame counts against the rate but an action the table accepted at the player's
+		// turn: the table asked for it, and a bot at a table of bots answers many a second.
 		var perr *protocol.Error
+		accepted := false
 		switch {
-		case !limit.Allow():
-			perr = &protocol.Error{Code: protocol.CodeRateLimited, Fatal: true,
-				Message: fmt.Sprintf("more than %v frames a second (a burst of %d): the connection is closed", s.cfg.FramesPerSecond, s.cfg.Burst)}
 		case typ != websocket.MessageText:
 			perr = &protocol.Error{Code: protocol.CodeBadJSON, Message: "frames are JSON text, not binary"}
 		default:
-			perr = c.handle(frame)
+			perr, accepted = c.handle(frame)
+		}
+		if !accepted && !limit.Allow() {
+			perr = &protocol.Error{Code: protocol.CodeRateLimited, Fatal: true,
+				Message: fmt.Sprintf("more than %v frames a second (a burst of %d): the connection is closed", s.cfg.FramesPerSecond, s.cfg.Burst)}
 		}
 		if perr != nil {
 			c.sendError(perr)
@@ -186,13 +192,22 @@ func (c *conn) readLoop() {
 	}
 }
 
-// handle serves one frame; the error it returns is sent to the client.
-func (c *conn) handle(frame []byte) *protocol.Error {
+// handle serves one frame; the error it returns is sent to the client. accepted reports an action
+// taken for the player's turn.
+func (c *conn) handle(frame []byte) (perr *protocol.Error, accepted bool) {
+	c.lastType = ""
+	perr = c.serve(frame)
+	return perr, perr == nil && c.lastType == protocol.TypeAction
+}
+
+// serve is handle's body.
+func (c *conn) serve(frame []byte) *protocol.Error {
 	s := c.srv
 	env, perr := protocol.Decode(frame)
 	if perr != nil {
 		return perr
 	}
+	c.lastType = env.Type
 	s.mu.Lock()
 	joined := c.role != ""
 	s.mu.Unlock()
