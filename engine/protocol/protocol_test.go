@@ -68,6 +68,11 @@ func TestDecodeRefusesBadFrames(t *testing.T) {
 
 func TestEncodeDecodeRoundTrip(t *testing.T) {
 	in := Action{Hand: 12, Action: ActRaise, To: 300}
+	raw, _ := json.Marshal(in)
+	slow, _ := json.Marshal(Envelope{V: Version, Type: TypeAction, Data: raw})
+	if fast := MustEncode(TypeAction, in); !bytes.Equal(fast, slow) {
+		t.Fatalf("Encode wrote %s, an Envelope marshals to %s", fast, slow)
+	}
 	env, perr := Decode(MustEncode(TypeAction, in))
 	if perr != nil {
 		t.Fatal(perr)

@@ -1,7 +1,9 @@
 package tableserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -15,7 +17,8 @@ import (
 // Client is a connection to a table server: what a bot or a test uses (the browser speaks the same
 // protocol in JavaScript).
 type Client struct {
-	ws *websocket.Conn
+	ws  *websocket.Conn
+	buf bytes.Buffer // the last frame read, reused
 }
 
 // Dial connects to a table's WebSocket URL (ws://host:port/ws).
@@ -42,15 +45,25 @@ func (c *Client) SendRaw(ctx context.Context, frame []byte) error {
 	return c.ws.Write(ctx, websocket.MessageText, frame)
 }
 
-// Read returns the next frame and its envelope.
+// Read returns the next frame and its envelope. The frame is valid until the next Read. A client
+// reads the server's frames leniently (fields it does not know are ignored, as a newer server may
+// add some); the server reads clients strictly.
 func (c *Client) Read(ctx context.Context) (protocol.Envelope, []byte, error) {
-	_, b, err := c.ws.Read(ctx)
+	_, r, err := c.ws.Reader(ctx)
 	if err != nil {
 		return protocol.Envelope{}, nil, err
 	}
-	env, perr := protocol.Decode(b)
-	if perr != nil {
-		return env, b, perr
+	c.buf.Reset()
+	if _, err := c.buf.ReadFrom(r); err != nil {
+		return protocol.Envelope{}, nil, err
+	}
+	b := c.buf.Bytes()
+	var env protocol.Envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		return env, b, &protocol.Error{Code: protocol.CodeBadJSON, Message: "the server sent a frame that is not an envelope: " + err.Error()}
+	}
+	if env.V != protocol.Version {
+		return env, b, &protocol.Error{Code: protocol.CodeBadVersion, Message: fmt.Sprintf("the server speaks protocol %d, this client %d", env.V, protocol.Version)}
 	}
 	return env, b, nil
 }
@@ -118,8 +131,9 @@ func (b *Bot) playAt(ctx context.Context, url, token string) (*protocol.Move, er
 		}
 		switch env.Type {
 		case protocol.TypeView:
-			if perr := protocol.DecodeData(env, &last); perr != nil {
-				return nil, perr
+			last = protocol.TableView{}
+			if err := json.Unmarshal(env.Data, &last); err != nil {
+				return nil, fmt.Errorf("a view the bot cannot read: %w", err)
 			}
 			if last.Legal == nil || last.ToAct != last.Viewer {
 				continue

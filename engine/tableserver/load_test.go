@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -61,7 +62,11 @@ func (t timed) Decide(ctx context.Context, v *engine.View) (table.Decision, erro
 // table's pace: bots answering at once would measure a queue of 100 saturated tables instead of the
 // server's response. One iteration is 100 tables playing 5 hands each.
 func BenchmarkLoad100Tables(b *testing.B) {
-	const tables, players, hands = 100, 9, 5
+	const players, hands = 9, 5
+	tables := 100
+	if n, err := strconv.Atoi(os.Getenv("POKERFLOOR_LOAD_TABLES")); err == nil && n > 0 {
+		tables = n // fewer, to see the server's response apart from the machine's load
+	}
 	think := 300 * time.Millisecond
 	if d, err := time.ParseDuration(os.Getenv("POKERFLOOR_LOAD_THINK")); err == nil {
 		think = d
