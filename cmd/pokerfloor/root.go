@@ -63,6 +63,9 @@ func newRootCommand() *cobra.Command {
 		newReplayCommand(v),
 		newRunCommand(v, startTournament),
 		newStructureCommand(v),
+		newVerifyDealCommand(),
+		newTableCommand(v),
+		newBotCommand(v),
 	)
 	return root
 }

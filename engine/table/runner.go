@@ -35,6 +35,8 @@ type Options struct {
 	// OnHand, if set, sees each hand played (void ones too) once its result is made, before it is
 	// reported. The result and the runner's Table are valid during the call only.
 	OnHand func(*HandResult)
+	// Observe, if set, sees the table once the hand is dealt and after every action (see observe.go).
+	Observe func(*engine.Table)
 }
 
 // Retry is the backoff between attempts to report: Initial, doubling to Max. Attempts bounds the
@@ -339,6 +341,7 @@ func (r *Runner) playHand(ctx context.Context) (bool, error) {
 		}
 		return false, fmt.Errorf("table %s: dealing hand %d: %w", r.id, t.HandNumber()+1, err)
 	}
+	r.observe()
 	done := ctx.Done()
 	for t.Phase() == engine.Betting {
 		select {
@@ -353,6 +356,7 @@ func (r *Runner) playHand(ctx context.Context) (bool, error) {
 		if err := r.turn(ctx); err != nil {
 			return false, err
 		}
+		r.observe()
 	}
 	r.record(before, pos)
 	return true, nil

@@ -1,0 +1,173 @@
+package tableserver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// caller checks or calls, never folds: its table reaches the showdown.
+type caller struct{}
+
+func (caller) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+	if v.Legal.Check {
+		return table.Decision{Action: engine.Check}, nil
+	}
+	return table.Decision{Action: engine.Call}, nil
+}
+
+// chromium returns Debian's browser, or skips the test (fails it under CI=true) when it is missing.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed: run hack/setup-chromium.sh (the browser test is part of CI)")
+	}
+	t.Skip("chromium is not installed: hack/setup-chromium.sh installs it; skipping the browser test")
+	return ""
+}
+
+// A person in headless Chromium joins with his token, sees his two cards, raises with the slider and
+// sees the showdown; a spectator's page never shows a hole card before it is shown. With
+// POKERFLOOR_SCREENSHOT=1 the table mid-hand is saved to docs/table.png.
+func TestBrowserPlayerRaisesWithSliderAndSpectatorSeesNoHoleCard(t *testing.T) {
+	path := chromium(t)
+	tt := startTable(t, tableOpts{players: 6})
+	for _, id := range tt.ids[1:] {
+		b := &Bot{URL: tt.url, Token: tt.token(id), Decider: caller{}, ClientSeed: "bot " + id}
+		go b.Play(context.Background())
+	}
+	// A real deadline for a real browser: generous, so that it holds on a slow machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1260, 900), chromedp.Flag("headless", true))...)
+	defer cancelAlloc()
+	human, cancelHuman := chromedp.NewContext(alloc)
+	defer cancelHuman()
+	if err := chromedp.Do(human, chromedp.Navigate(tt.http.URL+"/?token="+tt.token("p01"))); err != nil {
+		t.Fatal(err)
+	}
+	spectator, cancelSpectator := chromedp.NewContext(human)
+	defer cancelSpectator()
+	if err := chromedp.Do(spectator, chromedp.Navigate(tt.http.URL+"/?token="+tt.token(""))); err != nil {
+		t.Fatal(err)
+	}
+
+	// His two cards.
+	if err := chromedp.Do(human, chromedp.WaitVisible(`#my-cards .card.face:nth-child(2)`)); err != nil {
+		t.Fatal(err)
+	}
+	cards, err := chromedp.Run(human, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#my-cards .card.face")].map(c => c.dataset.card)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cards) != 2 {
+		t.Fatalf("the player's page shows cards %v", cards)
+	}
+	// His turn: the slider moves the raise up from the minimum, and he raises.
+	if err := chromedp.Do(human, chromedp.WaitEnabled(`#raise-btn`)); err != nil {
+		t.Fatal(err)
+	}
+	minAttr, err := chromedp.Run(human, chromedp.AttributeValue(`#raise-slider`, "min"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	minTo := minAttr.Value
+	if err := chromedp.Do(human, chromedp.Focus(`#raise-slider`),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatal(err)
+	}
+	amount, err := chromedp.Run(human, chromedp.Value(`#raise-amount`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if amount == minTo || amount == "" {
+		t.Fatalf("the slider did not move the raise: %q, the minimum %q", amount, minTo)
+	}
+	if err := chromedp.Do(human, chromedp.Click(`#raise-btn`)); err != nil {
+		t.Fatal(err)
+	}
+	// Then he checks or calls to the showdown, the spectator watching every step.
+	screenshot := os.Getenv("POKERFLOOR_SCREENSHOT") == "1"
+	var shown, hand string
+	for shown == "" {
+		type humanState struct {
+			CanCall bool   `json:"canCall"`
+			Board   int    `json:"board"`
+			Result  string `json:"result"`
+			Hand    string `json:"hand"`
+			Raised  bool   `json:"raised"`
+		}
+		state, err := chromedp.Run(human, chromedp.Evaluate[humanState](`({canCall: !document.getElementById("call-btn").disabled,
+			board: document.querySelectorAll("#board .card").length,
+			result: ((document.body.dataset.showdowns || "").split(" ").find(s => s.startsWith("1=")) || "").slice(2),
+			hand: (document.body.dataset.showdowns || "").startsWith("1=") ? "1" : ""})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type specState struct {
+			Phase  string   `json:"phase"`
+			Faces  []string `json:"faces"`
+			Mine   int      `json:"mine"`
+			Action bool     `json:"action"`
+		}
+		spec, err := chromedp.Run(spectator, chromedp.Evaluate[specState](`({phase: document.body.dataset.phase,
+			faces: [...document.querySelectorAll(".seat .card.face")].map(c => c.dataset.card),
+			mine: document.querySelectorAll("#my-cards .card").length,
+			action: !document.getElementById("actions").hidden})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Action || spec.Mine > 0 || spec.Phase == "betting" && len(spec.Faces) > 0 {
+			t.Fatalf("the spectator's page shows hole cards %v (phase %s) or the player's controls", spec.Faces, spec.Phase)
+		}
+		switch {
+		case state.Result != "" && state.Hand == "1":
+			shown, hand = state.Result, state.Hand
+		case state.CanCall:
+			if screenshot && state.Board >= 3 {
+				png, err := chromedp.Run(human, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join("..", "..", "docs", "table.png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				screenshot = false
+			}
+			if err := chromedp.Do(human, chromedp.Click(`#call-btn`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(20 * time.Millisecond) // a person's pace; the checks above do not depend on it
+	}
+	if !strings.Contains(shown, ":") || hand != "1" {
+		t.Fatalf("the showdown the player saw: %q", shown)
+	}
+	// The spectator sees the same showdown.
+	if err := chromedp.Do(spectator, chromedp.WaitVisible(`body[data-showdowns]`)); err != nil {
+		t.Fatal(err)
+	}
+	specShown, err := chromedp.Run(spectator, chromedp.AttributeValue(`body`, "data-showdowns"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specShown.Value, "1="+shown) {
+		t.Logf("spectator: %q, player: %q", specShown.Value, shown)
+		t.Fatal("the spectator saw no showdown")
+	}
+}

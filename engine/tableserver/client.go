@@ -1,0 +1,182 @@
+package tableserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/coder/websocket"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// Client is a connection to a table server: what a bot or a test uses (the browser speaks the same
+// protocol in JavaScript).
+type Client struct {
+	ws  *websocket.Conn
+	buf bytes.Buffer // the last frame read, reused
+}
+
+// Dial connects to a table's WebSocket URL (ws://host:port/ws).
+func Dial(ctx context.Context, url string) (*Client, error) {
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", url, err)
+	}
+	ws.SetReadLimit(1 << 20) // views are a few kilobytes; the server's own limit is on what it reads
+	return &Client{ws: ws}, nil
+}
+
+// Send sends one message.
+func (c *Client) Send(ctx context.Context, t protocol.Type, d any) error {
+	b, err := protocol.Encode(t, d)
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// SendRaw sends a frame as it is (for tests of bad input).
+func (c *Client) SendRaw(ctx context.Context, frame []byte) error {
+	return c.ws.Write(ctx, websocket.MessageText, frame)
+}
+
+// Read returns the next frame and its envelope. The frame is valid until the next Read. A client
+// reads the server's frames leniently (fields it does not know are ignored, as a newer server may
+// add some); the server reads clients strictly.
+func (c *Client) Read(ctx context.Context) (protocol.Envelope, []byte, error) {
+	_, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return protocol.Envelope{}, nil, err
+	}
+	c.buf.Reset()
+	if _, err := c.buf.ReadFrom(r); err != nil {
+		return protocol.Envelope{}, nil, err
+	}
+	b := c.buf.Bytes()
+	var env protocol.Envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		return env, b, &protocol.Error{Code: protocol.CodeBadJSON, Message: "the server sent a frame that is not an envelope: " + err.Error()}
+	}
+	if env.V != protocol.Version {
+		return env, b, &protocol.Error{Code: protocol.CodeBadVersion, Message: fmt.Sprintf("the server speaks protocol %d, this client %d", env.V, protocol.Version)}
+	}
+	return env, b, nil
+}
+
+// Close closes the connection normally.
+func (c *Client) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "bye") }
+
+// CloseNow drops the connection without a close handshake (a lost network).
+func (c *Client) CloseNow() error { return c.ws.CloseNow() }
+
+// Bot plays a seat over the network with a Decider (an engine/bot), as a person's browser would.
+type Bot struct {
+	URL, Token string
+	Decider    table.Decider
+	// ClientSeed is given at the join (provably fair deal).
+	ClientSeed string
+	// OnFrame, if set, sees every frame received, before the bot acts on it.
+	OnFrame func(env protocol.Envelope, frame []byte)
+}
+
+// Play joins and plays until the table closes the connection (nil for a normal close or the table
+// closing) or ctx ends. A move to another table is followed: the bot connects there with the token
+// it was given.
+func (b *Bot) Play(ctx context.Context) error {
+	url, token := b.URL, b.Token
+	for {
+		next, err := b.playAt(ctx, url, token)
+		if err != nil || next == nil {
+			return err
+		}
+		url, token = next.URL, next.Token
+	}
+}
+
+// playAt plays at one table; it returns the move that ended it, if any.
+func (b *Bot) playAt(ctx context.Context, url, token string) (*protocol.Move, error) {
+	c, err := Dial(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer c.CloseNow()
+	if err := c.Send(ctx, protocol.TypeJoin, protocol.Join{Token: token, ClientSeed: b.ClientSeed}); err != nil {
+		return nil, err
+	}
+	var last protocol.TableView
+	var move *protocol.Move
+	for {
+		env, frame, err := c.Read(ctx)
+		if err != nil {
+			var perr *protocol.Error
+			if errors.As(err, &perr) {
+				return nil, fmt.Errorf("a frame the bot cannot read: %w", err)
+			}
+			switch websocket.CloseStatus(err) {
+			case websocket.StatusNormalClosure, websocket.StatusGoingAway:
+				return move, nil
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return move, err
+		}
+		if b.OnFrame != nil {
+			b.OnFrame(env, frame)
+		}
+		switch env.Type {
+		case protocol.TypeView:
+			last = protocol.TableView{}
+			if err := json.Unmarshal(env.Data, &last); err != nil {
+				return nil, fmt.Errorf("a view the bot cannot read: %w", err)
+			}
+			if last.Legal == nil || last.ToAct != last.Viewer {
+				continue
+			}
+			v, err := last.EngineView()
+			if err != nil {
+				return nil, err
+			}
+			d, err := b.Decider.Decide(ctx, &v)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.Send(ctx, protocol.TypeAction, protocol.Action{Hand: last.Hand, Action: protocol.ActionName(d.Action), To: d.To}); err != nil {
+				return nil, err
+			}
+		case protocol.TypeError:
+			var e protocol.Error
+			if perr := protocol.DecodeData(env, &e); perr != nil {
+				return nil, perr
+			}
+			if e.Fatal {
+				return nil, &e
+			}
+			if e.Code == protocol.CodeIllegal && last.Legal != nil {
+				v, _ := last.EngineView()
+				d := checkOrFold(&v)
+				if err := c.Send(ctx, protocol.TypeAction, protocol.Action{Hand: last.Hand, Action: protocol.ActionName(d.Action)}); err != nil {
+					return nil, err
+				}
+			}
+		case protocol.TypeMove:
+			var m protocol.Move
+			if perr := protocol.DecodeData(env, &m); perr != nil {
+				return nil, perr
+			}
+			move = &m
+		}
+	}
+}
+
+func checkOrFold(v *engine.View) table.Decision {
+	if v.Legal.Check {
+		return table.Decision{Action: engine.Check}
+	}
+	return table.Decision{Action: engine.Fold}
+}

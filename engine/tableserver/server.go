@@ -1,0 +1,466 @@
+package tableserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/fairdeal"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/replay"
+	"github.com/pokerfloor/pokerfloor/engine/table"
+)
+
+// Config sets up a Server.
+type Config struct {
+	Tournament string
+	TableID    string
+	// Controller is the tournament's side of the table (a TableWorkflow in production, a
+	// table.LocalController for a table on its own).
+	Controller table.Controller
+	// Tokens verifies the players' and spectators' tokens.
+	Tokens *Tokens
+	// Clock times the action clock, the time bank and the grace of a disconnected player: nil for the
+	// wall clock, a table.FakeClock in tests.
+	Clock table.Clock
+	// ActionClock is rule A15's think time, time bank and countdown; the zero value is
+	// DefaultActionClock.
+	ActionClock ActionClock
+	// Grace is how long a disconnected player's turn waits for him before his hand is folded and he
+	// sits out (rule T5); zero: 20 seconds.
+	Grace time.Duration
+	// Deck deals the cards; nil: a provably fair deck seeded from crypto/rand.
+	Deck *fairdeal.Source
+	// HistoryDir, if set, receives each hand's PHH history with its deal (hand-000017.phh), for
+	// `pokerfloor verify-deal`.
+	HistoryDir string
+	// FramesPerSecond and Burst bound what one connection may send; zero: 20 and 40.
+	FramesPerSecond float64
+	Burst           int
+	// Logger receives what goes wrong; nil discards.
+	Logger *slog.Logger
+	// OnHand, if set, sees each hand's result (after the server's own bookkeeping), on the table's
+	// goroutine; the result is valid during the call only.
+	OnHand func(*table.HandResult)
+}
+
+// Server is one table served over WebSocket. Run plays the table; Handler serves the connections
+// and the endpoints.
+type Server struct {
+	cfg    Config
+	clock  table.Clock
+	log    *slog.Logger
+	deck   *fairdeal.Source
+	runner *table.Runner
+
+	mu         sync.Mutex
+	players    map[string]*player // every player seated since the start, by ID
+	spectators map[*conn]struct{}
+	tokensUsed map[string]*conn // token IDs of open connections
+	started    bool             // the controller answered once: players are known
+	inHand     bool
+	hand       int64 // the hand in progress, or the last one
+	round      engine.Round
+	currentBet int64
+	toAct      int
+	seq        int64 // counts the table's changes (observe calls): which turn an action answers
+	level      engine.Level
+	levelSet   bool
+	spectView  []byte
+	commit     []byte
+	clockFrame []byte   // the clock of the turn in progress, for a connection that joins during it
+	results    [][]byte // the last hands' result frames, oldest first
+	draining   bool
+	waiting    bool // the runner sleeps on a Wait directive
+	stopped    bool
+	cancelRun  context.CancelFunc
+	handsDone  int64
+}
+
+// lastResults is how many results a joining connection is sent (the client's last hands).
+const lastResults = 10
+
+// New returns the server of one table.
+func New(cfg Config) (*Server, error) {
+	if cfg.Controller == nil || cfg.Tokens == nil || cfg.TableID == "" || cfg.Tournament == "" {
+		return nil, errors.New("tableserver: a table server needs its tournament, table ID, controller and tokens")
+	}
+	if cfg.ActionClock == (ActionClock{}) {
+		cfg.ActionClock = DefaultActionClock
+	}
+	if err := cfg.ActionClock.Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 20 * time.Second
+	}
+	if cfg.FramesPerSecond <= 0 {
+		cfg.FramesPerSecond = 20
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = 40
+	}
+	s := &Server{cfg: cfg, clock: cfg.Clock, log: cfg.Logger, deck: cfg.Deck, players: map[string]*player{},
+		spectators: map[*conn]struct{}{}, tokensUsed: map[string]*conn{}, toAct: -1}
+	if s.clock == nil {
+		s.clock = table.RealClock{}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.deck == nil {
+		d, err := fairdeal.NewSource(nil)
+		if err != nil {
+			return nil, err
+		}
+		s.deck = d
+	}
+	if cfg.HistoryDir != "" {
+		if err := os.MkdirAll(cfg.HistoryDir, 0o755); err != nil {
+			return nil, fmt.Errorf("tableserver: history folder: %w", err)
+		}
+	}
+	s.commit = protocol.MustEncode(protocol.TypeCommit, protocol.Commit{Hand: 1, Commitment: s.deck.Commitment()})
+	// The runner's own turn limit is only a backstop: the server's action clock (think, bank,
+	// countdown, grace) ends every turn well before it.
+	s.runner = table.NewRunner(cfg.TableID, (*serverController)(s), table.PlayersFunc(s.decider), table.Options{
+		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand})
+	return s, nil
+}
+
+// Runner returns the table's runner (for its Stats).
+func (s *Server) Runner() *table.Runner { return s.runner }
+
+// Deck returns the table's deck source.
+func (s *Server) Deck() *fairdeal.Source { return s.deck }
+
+// Run plays the table until the controller closes it, ctx ends, or a drain finishes the hand in
+// progress. Every connection is closed when it returns.
+func (s *Server) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.cancelRun = cancel
+	s.mu.Unlock()
+	err := s.runner.Run(ctx)
+	s.mu.Lock()
+	draining := s.draining
+	s.stopped, s.inHand = true, false
+	s.mu.Unlock()
+	cancel()
+	if draining && errors.Is(err, context.Canceled) {
+		err = nil // a drain that found the table waiting between hands
+	}
+	reason := "the table is closed"
+	if err != nil {
+		reason = "the table stopped: " + err.Error()
+	}
+	s.closeAll(reason)
+	return err
+}
+
+// Drain stops the table after the hand in progress (SIGTERM): the hand is finished and reported,
+// then Run returns. Between hands it stops at once.
+func (s *Server) Drain() {
+	s.mu.Lock()
+	if s.draining {
+		s.mu.Unlock()
+		return
+	}
+	s.draining = true
+	msg := protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Drain: true, Reason: "the table process is stopping: the hand in progress finishes first"})
+	s.broadcastLocked(msg)
+	if s.waiting && s.cancelRun != nil {
+		s.cancelRun()
+	}
+	s.mu.Unlock()
+}
+
+// InHand reports whether a hand is in progress, and its number (for eviction protection).
+func (s *Server) InHand() (bool, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inHand, s.hand
+}
+
+// Ready reports whether the table takes players: it has its state and is not draining.
+func (s *Server) Ready() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.started && !s.draining && !s.stopped
+}
+
+// Move tells a player he is moved to another table and closes his connection after it (rules R3,
+// R4); the controller takes him off this table's seats.
+func (s *Server) Move(player string, m protocol.Move) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.players[player]
+	if p == nil || p.conn == nil {
+		return fmt.Errorf("player %q is not connected to this table", player)
+	}
+	c := p.conn
+	c.send(protocol.MustEncode(protocol.TypeMove, m))
+	c.closeAfter(websocketStatusNormal, "moved to table "+m.Table)
+	return nil
+}
+
+// serverController sits between the runner and the tournament's controller: it keeps the server's
+// record of who is seated, marks players away (disconnected past the grace, or asking to sit out) as
+// sitting out (rule T5) in the State the runner plays, and closes the table once a drain asked it.
+type serverController Server
+
+func (sc *serverController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+	s := (*Server)(sc)
+	st, err := s.cfg.Controller.Report(ctx, tableID, results)
+	if err != nil {
+		return st, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = true
+	s.waiting = st.Directive == table.Wait
+	seats := make([]table.SeatState, len(st.Seats))
+	copy(seats, st.Seats)
+	seated := map[string]bool{}
+	for i := range seats {
+		ss := &seats[i]
+		seated[ss.Player] = true
+		p := s.playerLocked(ss.Player)
+		p.seat = ss.Seat
+		if ss.State == engine.Active && (p.away || p.sitOut) {
+			ss.State = engine.SittingOut // T5: dealt in, blinds and antes posted, hand folded
+		}
+	}
+	for id, p := range s.players {
+		if !seated[id] && p.seat >= 0 {
+			p.seat = -1
+			s.deck.RemovePlayer(id)
+		}
+	}
+	st.Seats = seats
+	if s.draining {
+		st.Directive = table.Close
+	}
+	return st, nil
+}
+
+// playerLocked returns the record of player id, made on first sight. The caller holds s.mu.
+func (s *Server) playerLocked(id string) *player {
+	p := s.players[id]
+	if p == nil {
+		p = &player{id: id, srv: s, seat: -1, bank: s.cfg.ActionClock.Bank.Initial,
+			actions: make(chan actionMsg, 8), wake: make(chan struct{}, 1)}
+		s.players[id] = p
+	}
+	return p
+}
+
+// decider gives the runner the Decider of a seated player: his connection, whether or not he is
+// connected now.
+func (s *Server) decider(id string) table.Decider {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.playerLocked(id)
+}
+
+// observe pushes the table to every connection once a hand is dealt and after every action: each
+// player his own seat's view (and his hole cards when dealt), spectators the spectator's view, and at
+// the end of the hand its result and the commitment of the next deal. It runs on the runner's
+// goroutine.
+func (s *Server) observe(t *engine.Table) {
+	hd := t.Header()
+	phase := t.Phase()
+	n := hd.Config.Seats
+	var views [engine.MaxSeats][]byte
+	var holes [engine.MaxSeats][]byte
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	newHand := !s.inHand && phase == engine.Betting || hd.Number != s.hand
+	if newHand {
+		levelChanged := s.levelSet && hd.Level != s.level
+		s.level, s.levelSet = hd.Level, true
+		for _, p := range s.players {
+			if p.seat >= 0 {
+				p.bank = s.cfg.ActionClock.Bank.refill(p.bank, levelChanged, hd.Number)
+			}
+		}
+	}
+	s.seq++
+	s.hand = hd.Number
+	s.inHand = phase == engine.Betting
+	s.round = t.Round()
+	s.toAct = -1
+	s.currentBet = 0
+	for seat := 0; seat < n; seat++ {
+		if !hd.Seats[seat].Occupied {
+			continue
+		}
+		v := t.View(seat)
+		tv := protocol.ViewOf(s.cfg.TableID, &v)
+		s.markConnected(&tv)
+		views[seat] = protocol.MustEncode(protocol.TypeView, tv)
+		if newHand && t.Dealt(seat) {
+			hc := t.HoleCards(seat)
+			holes[seat] = protocol.MustEncode(protocol.TypeHole, protocol.Hole{Hand: hd.Number, Seat: seat, Cards: protocol.Cards(hc[:])})
+		}
+	}
+	sv := t.View(engine.Spectator)
+	if phase == engine.Betting {
+		s.toAct, s.currentBet = sv.ToAct, sv.CurrentBet
+	}
+	stv := protocol.ViewOf(s.cfg.TableID, &sv)
+	s.markConnected(&stv)
+	s.spectView = protocol.MustEncode(protocol.TypeView, stv)
+
+	var result []byte
+	if phase != engine.Betting {
+		res := protocol.ResultOf(t)
+		if d, ok := s.deck.Reveal(); ok && phase == engine.Complete {
+			res.Deal = &protocol.DealProof{Commitment: d.Commitment, ServerSeed: fmt.Sprintf("%x", d.ServerSeed),
+				SeedPlayers: d.Players, ClientSeeds: d.ClientSeeds}
+		}
+		result = protocol.MustEncode(protocol.TypeResult, res)
+		s.results = append(s.results, result)
+		if len(s.results) > lastResults {
+			s.results = s.results[len(s.results)-lastResults:]
+		}
+		s.commit = protocol.MustEncode(protocol.TypeCommit, protocol.Commit{Hand: hd.Number + 1, Commitment: s.deck.Commitment()})
+	}
+	for _, p := range s.players {
+		if p.seat < 0 || p.seat >= n {
+			continue
+		}
+		p.view = views[p.seat]
+		if holes[p.seat] != nil {
+			p.hole = holes[p.seat]
+		}
+		if phase != engine.Betting {
+			p.hole = nil
+		}
+		if p.conn == nil {
+			continue
+		}
+		if holes[p.seat] != nil {
+			p.conn.send(holes[p.seat])
+		}
+		if views[p.seat] != nil {
+			p.conn.send(views[p.seat])
+		}
+		if result != nil {
+			p.conn.send(result)
+			p.conn.send(s.commit)
+		}
+	}
+	for c := range s.spectators {
+		c.send(s.spectView)
+		if result != nil {
+			c.send(result)
+			c.send(s.commit)
+		}
+	}
+}
+
+// markConnected sets each seat's Connected flag. The caller holds s.mu.
+func (s *Server) markConnected(tv *protocol.TableView) {
+	for _, p := range s.players {
+		if p.seat >= 0 && p.seat < len(tv.Seats) && tv.Seats[p.seat].Player == p.id {
+			tv.Seats[p.seat].Connected = p.conn != nil && !p.away
+		}
+	}
+}
+
+// onHand writes the hand's history with its deal, on the runner's goroutine.
+func (s *Server) onHand(res *table.HandResult) {
+	s.mu.Lock()
+	s.handsDone++
+	s.inHand = false
+	s.mu.Unlock()
+	if s.cfg.HistoryDir != "" && !res.Voided {
+		if err := s.writeHistory(res.HandNumber); err != nil {
+			s.log.Error("hand history not written", "table", s.cfg.TableID, "hand", res.HandNumber, "err", err)
+		}
+	}
+	if s.cfg.OnHand != nil {
+		s.cfg.OnHand(res)
+	}
+}
+
+func (s *Server) writeHistory(hand int64) error {
+	h, err := replay.Export(s.runner.Table())
+	if err != nil {
+		return err
+	}
+	d, _ := s.deck.Reveal()
+	fairdeal.Annotate(h, d)
+	b, err := h.Marshal()
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(s.cfg.HistoryDir, fmt.Sprintf("%s-hand-%06d.phh", s.cfg.TableID, hand))
+	return os.WriteFile(name, b, 0o644)
+}
+
+// broadcastLocked sends a frame to every connection. The caller holds s.mu.
+func (s *Server) broadcastLocked(frame []byte) {
+	for _, p := range s.players {
+		if p.conn != nil {
+			p.conn.send(frame)
+		}
+	}
+	for c := range s.spectators {
+		c.send(frame)
+	}
+}
+
+// closeAll closes every connection with reason.
+func (s *Server) closeAll(reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msg := protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: reason})
+	for _, p := range s.players {
+		if p.conn != nil {
+			p.conn.send(msg)
+			p.conn.closeAfter(websocketStatusGoingAway, reason)
+		}
+	}
+	for c := range s.spectators {
+		c.send(msg)
+		c.closeAfter(websocketStatusGoingAway, reason)
+	}
+}
+
+// Handler serves the WebSocket at /ws, the web client at /, and the endpoints /healthz (liveness),
+// /readyz (readiness) and /inhand (a hand in progress, for eviction protection).
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /ws", s.serveWS)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+		if !s.Ready() {
+			http.Error(w, "not ready: the table has no state yet, or it is draining", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ready\n"))
+	})
+	mux.HandleFunc("GET /inhand", func(w http.ResponseWriter, _ *http.Request) {
+		in, hand := s.InHand()
+		w.Header().Set("Content-Type", "application/json")
+		if in {
+			fmt.Fprintf(w, "{\"inHand\":true,\"hand\":%d}\n", hand)
+			return
+		}
+		fmt.Fprintln(w, `{"inHand":false}`)
+	})
+	mux.Handle("GET /", webHandler())
+	return mux
+}
