@@ -249,9 +249,12 @@ func TestRuleT5DisconnectGraceThenSitOut(t *testing.T) {
 	if !sv.Seats[v.Viewer].Folded || sv.Seats[v.Viewer].Connected {
 		t.Fatalf("the absent player after the grace: %+v", sv.Seats[v.Viewer])
 	}
-	// The next hand: he sits out (T5).
-	spec.next(protocol.TypeView, &sv, func() bool { return sv.Hand == v.Hand+1 })
-	if s := sv.Seats[v.Viewer]; s.State != "sitting out" || s.Connected || !s.Folded {
+	// The next hand: he sits out (T5), dealt in and his hand folded when his turn comes (or at once
+	// when nobody live is left against him).
+	spec.next(protocol.TypeView, &sv, func() bool {
+		return sv.Hand > v.Hand+1 || sv.Hand == v.Hand+1 && sv.Seats[v.Viewer].Folded
+	})
+	if s := sv.Seats[v.Viewer]; sv.Hand != v.Hand+1 || s.State != "sitting out" || s.Connected || !s.Folded {
 		t.Fatalf("hand %d: the absent player is %+v, want sitting out and folded", sv.Hand, s)
 	}
 	back := tt.dial(tt.token("p01"))
