@@ -10,6 +10,7 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -17,10 +18,10 @@ const testTable = "t/table-001"
 
 // threePlayers is a 6-seat table of a, b and c in seats 0 to 2 with 1,000 chips each, button drawn
 // in seat 0, not yet dealt.
-func threePlayers() TableState {
-	return TableState{
+func threePlayers() director.TableState {
+	return director.TableState{
 		Tournament: "t", ID: testTable, Number: 1, Config: engine.Config{Seats: 6},
-		Seats: []TableSeat{
+		Seats: []director.TableSeat{
 			{Seat: 0, Player: "a", Stack: 1000},
 			{Seat: 1, Player: "b", Stack: 1000},
 			{Seat: 2, Player: "c", Stack: 1000},
@@ -67,11 +68,11 @@ func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
 						out[i].st = st
 					}
 				},
-			}, ReportRequest{Results: r.results})
+			}, director.ReportRequest{Results: r.results})
 		}, time.Duration(i+1)*time.Second)
 	}
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(OrdersSignal, []Order{{Seq: 1, Close: &CloseTableOrder{}}})
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
 	}, time.Duration(len(reqs)+1)*time.Second)
 	return out
 }
@@ -89,9 +90,9 @@ func TestTableWorkflowReports(t *testing.T) {
 	ts.SetLogger(quietSDKLogger())
 	env := ts.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(TableWorkflow)
-	var events []TableEvent
+	var events []director.TableEvent
 	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		events = append(events, args.Get(4).(TableEvent))
+		events = append(events, args.Get(4).(director.TableEvent))
 	})
 
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000))
@@ -145,7 +146,7 @@ func TestTableWorkflowReports(t *testing.T) {
 	if st, err := out[len(out)-1].st, out[len(out)-1].err; err != nil || st.HandNumber != 2 || len(st.Seats) != 2 || st.Positions != h2.Positions || st.FirstHand {
 		t.Errorf("hand 2: %+v, %v", st, err)
 	}
-	var busts []BustGroup
+	var busts []director.BustGroup
 	for _, ev := range events {
 		busts = append(busts, ev.Busts...)
 	}

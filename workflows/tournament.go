@@ -10,15 +10,19 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // TournamentInput is the TournamentWorkflow's input: the spec of a new tournament, or the state a
 // run handed on when it continued as new.
 type TournamentInput struct {
-	Spec  TournamentSpec   `json:"spec"`
-	State *TournamentState `json:"state,omitempty"`
+	Spec  TournamentSpec            `json:"spec"`
+	State *director.TournamentState `json:"state,omitempty"`
 }
+
+// traceEvents, when set (in tests), sees every table event the tournament applies.
+var traceEvents func(ev director.TableEvent)
 
 // closeWait is how long the end waits for the tables to confirm they closed.
 const closeWait = time.Minute
@@ -47,16 +51,16 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 			}
 		}
 		var err error
-		s, err = newTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
+		s, err = director.NewTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
 		if err != nil {
 			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
 		}
 		s.Tick(workflow.Now(ctx))
 	}
-	s.reindex()
 	if in.State != nil {
-		s.resend()
+		s.Resend()
 	}
+	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}
 	if err := w.register(ctx); err != nil {
 		return TournamentResult{}, err
@@ -82,11 +86,17 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		}
 		w.armClock(ctx)
 		w.wake = false
-		if err := workflow.Await(ctx, func() bool {
+		err := workflow.Await(ctx, func() bool {
 			return w.events.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
-		}); err != nil {
+		})
+		if err == nil {
+			// Await returns as soon as its condition holds, even when the tournament is cancelled:
+			// a cancelled clock timer is ready at once, and without this the loop would spin.
+			err = ctx.Err()
+		}
+		if err != nil {
 			w.cancelled(ctx)
-			return TournamentResult{}, err
+			return TournamentResult{}, temporal.NewCanceledError()
 		}
 		w.process(ctx)
 	}
@@ -112,9 +122,9 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 }
 
 type tournamentWorkflow struct {
-	s      *TournamentState
+	s      *director.TournamentState
 	events workflow.ReceiveChannel
-	inbox  []TableEvent
+	inbox  []director.TableEvent
 	wake   bool // a handler changed the state: step and send
 
 	timer   workflow.Future
@@ -136,7 +146,7 @@ func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 // process takes the news in and does the floor's work.
 func (w *tournamentWorkflow) process(ctx workflow.Context) {
 	for {
-		var ev TableEvent
+		var ev director.TableEvent
 		if !w.events.ReceiveAsync(&ev) {
 			break
 		}
@@ -161,7 +171,7 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	s.NewTables = nil
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
-		t := s.table(b.Table)
+		t := s.Table(b.Table)
 		if t == nil || !t.Started {
 			kept = append(kept, b)
 			continue
@@ -171,7 +181,7 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	}
 	s.Outbox = kept
 	for _, id := range s.Deleting {
-		t := s.table(id)
+		t := s.Table(id)
 		actx := tableActivityOptions(ctx, "delete/"+t.WorkflowID)
 		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
 	}
@@ -181,12 +191,12 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
 // continue-as-new); the table applies each order once, whatever the repeats and their order. A
 // table that was told to close and has ended takes no more.
-func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []Order) {
+func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []director.Order) {
 	w.sending++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.sending--; w.wake = true }()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		gone := func() bool { t := w.s.table(id); return t.Closing || t.Closed }
+		gone := func() bool { t := w.s.Table(id); return t.Closing || t.Closed }
 		retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
 	})
 }
@@ -205,7 +215,7 @@ func (w *tournamentWorkflow) track(f workflow.Future) {
 // its process; the table's orders go once it has started.
 func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) {
 	s := w.s
-	t := s.table(id)
+	t := s.Table(id)
 	in := s.TableInput(id)
 	// The table outlives this run, and a cancelled tournament does not cancel its tables: they
 	// take a Close order.
@@ -216,9 +226,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
 	host := HostedTable{ID: t.WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation}
-	if s.Spec.Seed != 0 {
-		host.DeckSeed = mix(s.Seed, 1<<40+uint64(id))
-	}
+	host.DeckSeed = s.DeckSeed(id)
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
@@ -226,7 +234,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 			workflow.GetLogger(gctx).Error("table workflow did not start", "table", t.WorkflowID, "error", err)
 			return
 		}
-		s.table(id).Started = true
+		s.Table(id).Started = true
 		actx := tableActivityOptions(gctx, "create/"+host.ID)
 		if err := workflow.ExecuteActivity(actx, CreateTableActivity, host).Get(gctx, nil); err != nil {
 			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
@@ -237,7 +245,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 // cancelled closes the tables of a tournament cancelled before its end.
 func (w *tournamentWorkflow) cancelled(ctx workflow.Context) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	w.s.finish(workflow.Now(dctx))
+	w.s.Finish(workflow.Now(dctx))
 	w.send(dctx)
 	_ = w.waitSent(dctx)
 }
@@ -321,7 +329,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		PayoutsQuery:   func() (PayoutsView, error) { return s.PayoutsView(), nil },
 		SanctionsQuery: func() ([]SanctionRecord, error) { return s.Sanctions, nil },
 		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
-		StateQuery:     func() (*TournamentState, error) { return s, nil },
+		StateQuery:     func() (*director.TournamentState, error) { return s.Redacted(), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {

@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"errors"
@@ -7,17 +7,6 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The director's updates on the TournamentWorkflow. Each has a validator (Verify...) that refuses
-// it with the rule that forbids it before anything is recorded, and a handler that records it with
-// who asked and when (P6).
-const (
-	ClockUpdate    = "clock"
-	SanctionUpdate = "sanction"
-	RegisterUpdate = "register"
-	RebuyUpdate    = "rebuy"
-	DealUpdate     = "deal"
 )
 
 // MoveRegistration seats a late entry.
@@ -65,7 +54,7 @@ func (s *TournamentState) VerifyClock(r ClockRequest) error {
 // Clock records the action at now and tells the tables (a pause or resume takes effect at each
 // table when its hand ends).
 func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
-	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add})
+	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add, By: r.By, Reason: r.Reason})
 	switch r.Kind {
 	case floor.ClockPause, floor.ClockResume:
 		s.Paused = r.Kind == floor.ClockPause
@@ -107,7 +96,7 @@ func (s *TournamentState) draftSanction(r SanctionRequest, now time.Time) (floor
 	}
 	draft := floor.Sanction{Player: floor.PlayerID(r.Player), Penalty: floor.Penalty{Kind: r.Kind, Rounds: r.Rounds},
 		Rule: r.Rule, Reason: r.Reason, GivenBy: r.By, At: now, Table: p.Table, PlayersAtTable: 2}
-	if t := s.table(p.Table); t != nil {
+	if t := s.Table(p.Table); t != nil {
 		draft.Hand = int(t.Hand)
 		draft.PlayersAtTable = max(2, len(slices.DeleteFunc(slices.Clone(t.Seats), func(q string) bool { return q == "" })))
 	}
@@ -228,7 +217,7 @@ func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error
 		return fmt.Errorf("%q is registered already", id)
 	}
 	if r.ReEntryOf == "" {
-		return nil
+		return s.verifyPayoutsWith(1, 0, 0)
 	}
 	n := 0
 	for _, p := range s.Players {
@@ -246,7 +235,29 @@ func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error
 	if n > s.Spec.ReEntries {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has re-entered %d times, the limit is %d", r.ReEntryOf, n-1, s.Spec.ReEntries)}
 	}
+	return s.verifyPayoutsWith(0, 1, 0)
+}
+
+// verifyPayoutsWith says why the payout structure cannot pay the field with these more entries,
+// re-entries and rebuys (R6), or returns nil: an entry the payouts cannot take is refused, never
+// taken with the prize pool left as it was.
+func (s *TournamentState) verifyPayoutsWith(entries, reEntries, rebuys int) error {
+	e := s.Entries
+	e.Entries += entries
+	e.ReEntries += reEntries
+	e.Rebuys += rebuys
+	if _, err := floor.ComputePayouts(e, s.Spec.Payouts); err != nil {
+		return fmt.Errorf("the payouts cannot take it (tell the director to change the payout structure): %w", err)
+	}
 	return nil
+}
+
+// recomputePayouts shares the pool again after the entries changed; a failure (which the
+// validators prevent) is recorded for the director, never ignored.
+func (s *TournamentState) recomputePayouts() {
+	if err := s.computePayouts(); err != nil {
+		s.ChipErrors = append(s.ChipErrors, "payouts: "+err.Error())
+	}
 }
 
 // Register takes the entry, grows the prize pool, and seats the player (R1, R6).
@@ -257,7 +268,7 @@ func (s *TournamentState) Register(r RegisterRequest) string {
 		entrant = r.ReEntryOf
 	}
 	p := s.addPlayer(id, entrant)
-	_ = s.computePayouts()
+	s.recomputePayouts()
 	s.placeAnywhere(p, MoveRegistration)
 	return id
 }
@@ -287,7 +298,7 @@ func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
 	case p.Stack > s.Spec.Structure.StartingStack:
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has %d chips: a rebuy is for a stack at or below the starting stack", r.Player, p.Stack)}
 	}
-	return nil
+	return s.verifyPayoutsWith(0, 0, 1)
 }
 
 // Rebuy takes the money and puts the chips in front of the player when the hand ends (R1, 003
@@ -296,7 +307,7 @@ func (s *TournamentState) Rebuy(r RebuyRequest) {
 	p := s.player(r.Player)
 	p.Rebuys++
 	s.Entries.Rebuys++
-	_ = s.computePayouts()
+	s.recomputePayouts()
 	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: p.Rebuys, Player: p.ID, Chips: s.Spec.RebuyChips}})
 }
 

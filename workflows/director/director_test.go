@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"errors"
@@ -261,5 +261,42 @@ func TestExclusionServedAcrossTables(t *testing.T) {
 	}
 	if st := dst.Next(&ev, true); st.Batch != 1 {
 		t.Errorf("batch %d across the end of an exclusion", st.Batch)
+	}
+}
+
+// TestLateEntryWhenEveryTableIsFull: an entry when every seat is taken opens a new table; the floor
+// balances players into it (R3) and it draws its button among them before its first hand (T3),
+// and the tournament goes on to the end with every floor plan accepted.
+func TestLateEntryWhenEveryTableIsFull(t *testing.T) { // rules R1, R3, T3
+	spec := simSpec(18)
+	spec.LateRegistrationLevel = 3
+	f := newFloorSim(t, spec, 7)
+	if n := f.s.OpenTables(); n != 2 {
+		t.Fatalf("%d tables for 18 players at 9-max", n)
+	}
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "late"}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Register(RegisterRequest{Player: "late"})
+	f.flush()
+	tr := f.s.Table(3)
+	if tr == nil || f.s.player("late").Table != 3 {
+		t.Fatalf("the late entry sits at table %d", f.s.player("late").Table)
+	}
+	st := f.tables[3].st
+	f.until(func() bool { return st.Positions.Played || f.s.Table(3).Closed })
+	if !st.Positions.Played {
+		t.Fatal("table 3 closed before dealing a hand")
+	}
+	if b := st.Positions.Button; b < 0 || b >= spec.TableSize {
+		t.Errorf("table 3's first hand had the button in seat %d", b)
+	}
+	f.run(200000) // fails on any refused floor plan (ChipErrors)
+	res, err := f.s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Places) != 19 {
+		t.Errorf("%d places for 19 entries", len(res.Places))
 	}
 }

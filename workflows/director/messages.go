@@ -1,20 +1,8 @@
-package workflows
+package director
 
 import (
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The names of the workflows' signals, updates and queries.
-const (
-	// ReportUpdate is the TableWorkflow's Update for hand results (table.Controller's Report).
-	ReportUpdate = "report"
-	// OrdersSignal carries the tournament's orders to a TableWorkflow ([]Order).
-	OrdersSignal = "orders"
-	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (TableEvent).
-	TableEventSignal = "table-event"
-	// TableStateQuery returns a TableWorkflow's TableState.
-	TableStateQuery = "table-state"
 )
 
 // Order is one instruction from the tournament to a table, applied between hands, in Seq order.

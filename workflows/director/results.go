@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"slices"
@@ -6,19 +6,6 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The TournamentWorkflow's queries.
-const (
-	ProgressQuery  = "progress"
-	StandingsQuery = "standings"
-	TablesQuery    = "tables"
-	ClockQuery     = "clock"
-	PayoutsQuery   = "payouts"
-	SanctionsQuery = "sanctions"
-	DealQuoteQuery = "deal-quote"
-	// StateQuery returns the whole TournamentState, for debugging and audits.
-	StateQuery = "state"
 )
 
 // Progress is the tournament at a glance.

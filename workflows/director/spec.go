@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"errors"
@@ -67,8 +67,9 @@ const (
 	DefaultHandTime           = time.Minute // about 60 hands an hour: an online table's pace
 	DefaultBatch              = 20
 	DefaultContinueAsNewAfter = 10000
-	// TaskQueue is the task queue of the workflows and activities.
-	TaskQueue = "pokerfloor"
+	// DefaultTableMaxWait is how long a report waits in the TableWorkflow for the table to be
+	// allowed to deal (a break, a pause, hand-for-hand, players to arrive) before it answers Wait.
+	DefaultTableMaxWait = 20 * time.Second
 )
 
 // withDefaults fills in what the spec leaves to the defaults.

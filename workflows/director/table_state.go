@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"fmt"
@@ -23,14 +23,17 @@ type TableState struct {
 	Positions engine.Positions `json:"positions"`
 	// DrawnBigBlind is the floor's BigBlind before the first hand (floor.DrawButton's), so that
 	// NextBigBlindSeat names the first big blind.
-	DrawnBigBlind floor.Seat   `json:"drawnBigBlind"`
-	HandNumber    int64        `json:"handNumber"`  // of the last hand acknowledged
-	HandsPlayed   int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
-	Level         engine.Level `json:"level"`
-	LevelNumber   int          `json:"levelNumber"`
-	OnBreak       bool         `json:"onBreak,omitempty"`
-	Paused        bool         `json:"paused,omitempty"`
-	Held          bool         `json:"held,omitempty"`
+	DrawnBigBlind floor.Seat `json:"drawnBigBlind"`
+	// ButtonSeed, when not 0, seeds the button draw still to be made (T3): the table opened with
+	// one player, and draws when it has two, before its first hand.
+	ButtonSeed  uint64       `json:"buttonSeed,omitempty"`
+	HandNumber  int64        `json:"handNumber"`  // of the last hand acknowledged
+	HandsPlayed int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
+	Level       engine.Level `json:"level"`
+	LevelNumber int          `json:"levelNumber"`
+	OnBreak     bool         `json:"onBreak,omitempty"`
+	Paused      bool         `json:"paused,omitempty"`
+	Held        bool         `json:"held,omitempty"`
 	// Batch is the most hands the table plays between reports (1 in live play).
 	Batch int `json:"batch"`
 	// Credit, in a simulation, is the last hand the table may deal before the tournament has heard
@@ -433,6 +436,7 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	for _, s := range t.Seats {
 		st.Seats = append(st.Seats, table.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
 	}
+	t.drawButton()
 	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.dealers() < 2) {
 		t.RoundPlayed = t.HandForHand
 		ev.HandForHand = t.HandForHand
@@ -468,6 +472,21 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	}
 	st.Batch = max(batch, 1)
 	return st
+}
+
+// drawButton draws the button of a table opened with one player (T3), once it has two and before
+// its first hand; the big blind of the draw is the first hand's small blind, as at the start.
+func (t *TableState) drawButton() {
+	if t.ButtonSeed == 0 || t.Positions.Played || t.dealers() < 2 {
+		return
+	}
+	ft, err := floor.DrawButton(t.FloorTable(), floor.NewSeededReader(t.ButtonSeed))
+	if err != nil {
+		return // two players are there: the draw cannot fail
+	}
+	t.ButtonSeed = 0
+	t.Positions = engine.Positions{Button: int(ft.Button) - 1, SmallBlind: -1, BigBlind: -1}
+	t.DrawnBigBlind = ft.BigBlind
 }
 
 // Event fills in the layout and counters of ev and says whether it is worth sending: it carries
