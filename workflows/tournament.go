@@ -337,16 +337,24 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		}
 	}
 	changed := func() { w.wake = true }
+	// key is the idempotency key of the director's update being run: its Update ID (P6: a retried
+	// re-entry, rebuy or sanction is applied once, also after a continue-as-new).
+	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
 	err := errors.Join(
 		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
+				r.Key = key(ctx)
 				s.Clock(r, workflow.Now(ctx))
 				changed()
 				return s.ClockView(workflow.Now(ctx)), nil
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error { return s.VerifyClock(r) }}),
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error {
+				r.Key = key(ctx)
+				return s.VerifyClock(r)
+			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate,
 			func(ctx workflow.Context, r SanctionRequest) (SanctionRecord, error) {
+				r.Key = key(ctx)
 				ref := s.GiveSanction(r, workflow.Now(ctx))
 				changed()
 				// The record is complete once the table has applied it (P2, P4, P5).
@@ -356,33 +364,42 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				return s.Sanctions[ref], nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error {
+				r.Key = key(ctx)
 				return s.VerifySanction(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate,
 			func(ctx workflow.Context, r RegisterRequest) (string, error) {
+				r.Key = key(ctx)
 				id := s.Register(r)
 				changed()
 				return id, nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error {
+				r.Key = key(ctx)
 				return s.VerifyRegister(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate,
 			func(ctx workflow.Context, r RebuyRequest) error {
+				r.Key = key(ctx)
 				s.Rebuy(r)
 				changed()
 				return nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error {
+				r.Key = key(ctx)
 				return s.VerifyRebuy(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate,
 			func(ctx workflow.Context, r DealRequest) (DealRecord, error) {
+				r.Key = key(ctx)
 				d := s.MakeDeal(r, workflow.Now(ctx))
 				changed()
 				return d, nil
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return s.VerifyDeal(r) }}),
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error {
+				r.Key = key(ctx)
+				return s.VerifyDeal(r)
+			}}),
 	)
 	return err
 }

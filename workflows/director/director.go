@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -19,10 +20,16 @@ type ClockRequest struct {
 	Add    time.Duration        `json:"add,omitempty"`
 	By     string               `json:"by"`
 	Reason string               `json:"reason,omitempty"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // VerifyClock says why the clock action cannot be taken now, or returns nil.
 func (s *TournamentState) VerifyClock(r ClockRequest) error {
+	if s.applied(r.Key) {
+		return nil // a retry: answered from the record
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -54,6 +61,10 @@ func (s *TournamentState) VerifyClock(r ClockRequest) error {
 // Clock records the action at now and tells the tables (a pause or resume takes effect at each
 // table when its hand ends).
 func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
+	if s.applied(r.Key) {
+		return
+	}
+	s.record(r.Key, "")
 	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add, By: r.By, Reason: r.Reason})
 	switch r.Kind {
 	case floor.ClockPause, floor.ClockResume:
@@ -64,6 +75,24 @@ func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
 	s.Tick(now)
 }
 
+// applied reports whether the director's action with idempotency key key was applied already.
+func (s *TournamentState) applied(key string) bool {
+	_, ok := s.Actions[key]
+	return ok && key != ""
+}
+
+// record notes the action with key as applied, with its result (an entry's ID, a sanction's
+// reference).
+func (s *TournamentState) record(key, result string) {
+	if key == "" {
+		return
+	}
+	if s.Actions == nil {
+		s.Actions = map[string]string{}
+	}
+	s.Actions[key] = result
+}
+
 // SanctionRequest is a sanction the director gives (P1, P6).
 type SanctionRequest struct {
 	Player string             `json:"player"`
@@ -72,6 +101,9 @@ type SanctionRequest struct {
 	Rule   string             `json:"rule,omitempty"`
 	Reason string             `json:"reason"`
 	By     string             `json:"by"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 func (s *TournamentState) sanctionHistory() []floor.Sanction {
@@ -105,6 +137,9 @@ func (s *TournamentState) draftSanction(r SanctionRequest, now time.Time) (floor
 
 // VerifySanction says which rule forbids the sanction, or returns nil.
 func (s *TournamentState) VerifySanction(r SanctionRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -115,6 +150,11 @@ func (s *TournamentState) VerifySanction(r SanctionRequest, now time.Time) error
 // GiveSanction records the sanction and sends it to the player's table, where it starts with the
 // next hand (P5). It returns the record's reference.
 func (s *TournamentState) GiveSanction(r SanctionRequest, now time.Time) int {
+	if ref, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		n, _ := strconv.Atoi(ref)
+		return n
+	}
+	s.record(r.Key, strconv.Itoa(len(s.Sanctions)))
 	draft, _ := s.draftSanction(r, now)
 	s.Sanctions = append(s.Sanctions, SanctionRecord{Ref: len(s.Sanctions), Sanction: draft})
 	s.sendSanctions()
@@ -179,6 +219,9 @@ type RegisterRequest struct {
 	Player string `json:"player,omitempty"`
 	// ReEntryOf is the entrant re-entering, if this is a re-entry.
 	ReEntryOf string `json:"reEntryOf,omitempty"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 func (s *TournamentState) registrationOpen(now time.Time) error {
@@ -206,6 +249,9 @@ func (s *TournamentState) entryID(r RegisterRequest) string {
 
 // VerifyRegister says why the entry cannot be taken, or returns nil.
 func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if err := s.registrationOpen(now); err != nil {
 		return err
 	}
@@ -262,11 +308,15 @@ func (s *TournamentState) recomputePayouts() {
 
 // Register takes the entry, grows the prize pool, and seats the player (R1, R6).
 func (s *TournamentState) Register(r RegisterRequest) string {
+	if id, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		return id
+	}
 	id := s.entryID(r)
 	entrant := id
 	if r.ReEntryOf != "" {
 		entrant = r.ReEntryOf
 	}
+	s.record(r.Key, id)
 	p := s.addPlayer(id, entrant)
 	s.recomputePayouts()
 	s.placeAnywhere(p, MoveRegistration)
@@ -276,10 +326,16 @@ func (s *TournamentState) Register(r RegisterRequest) string {
 // RebuyRequest buys chips for a player still in (R1 policy, 003 r18).
 type RebuyRequest struct {
 	Player string `json:"player"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // VerifyRebuy says why the rebuy is refused, or returns nil.
 func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -304,6 +360,10 @@ func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
 // Rebuy takes the money and puts the chips in front of the player when the hand ends (R1, 003
 // r18); the ledger counts them when the table has.
 func (s *TournamentState) Rebuy(r RebuyRequest) {
+	if s.applied(r.Key) {
+		return
+	}
+	s.record(r.Key, "")
 	p := s.player(r.Player)
 	p.Rebuys++
 	s.Entries.Rebuys++
@@ -317,6 +377,9 @@ type DealRequest struct {
 	Method     string          `json:"method"`
 	Terms      floor.DealTerms `json:"terms,omitempty"`
 	ApprovedBy string          `json:"approvedBy"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // DealQuote is what a deal would pay each player left, both ways, for the players to agree on.
@@ -358,6 +421,9 @@ func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
 
 // VerifyDeal says why the deal cannot be made, or returns nil.
 func (s *TournamentState) VerifyDeal(r DealRequest) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -389,6 +455,10 @@ func (s *TournamentState) VerifyDeal(r DealRequest) error {
 // MakeDeal records the deal: these prizes are the players', play goes on for the places and the
 // reserve (to the winner).
 func (s *TournamentState) MakeDeal(r DealRequest, now time.Time) DealRecord {
+	if s.applied(r.Key) && s.Deal != nil {
+		return *s.Deal
+	}
+	s.record(r.Key, "")
 	q, _ := s.Quote(r.Terms)
 	amounts := q.ICM
 	if r.Method == "chip-chop" {

@@ -1,6 +1,7 @@
 package director
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -298,5 +299,112 @@ func TestLateEntryWhenEveryTableIsFull(t *testing.T) { // rules R1, R3, T3
 	}
 	if len(res.Places) != 19 {
 		t.Errorf("%d places for 19 entries", len(res.Places))
+	}
+}
+
+// TestDirectorActionsAppliedOnce: a director's action retried with the same idempotency key (the
+// Update ID) is accepted and answered as the first time, and applied once, also by a run that
+// continued as new (the state through JSON): an entry, a re-entry, a rebuy, a sanction, a clock
+// action (P6, R1).
+func TestDirectorActionsAppliedOnce(t *testing.T) { // rules P6, R1
+	spec := simSpec(30)
+	spec.LateRegistrationLevel, spec.ReEntries, spec.Rebuys, spec.RebuyLevel = 5, 2, 2, 5
+	f := newFloorSim(t, spec, 4)
+	f.s.Step(f.now)
+	f.flush()
+	again := func() {
+		// A continue-as-new between the first try and the retry.
+		b, err := json.Marshal(f.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s TournamentState
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		s.Trace = f.s.Trace
+		*f.s = s
+	}
+	reg := RegisterRequest{Player: "late", Key: "upd-1"}
+	for range 2 {
+		if err := f.s.VerifyRegister(reg, f.now); err != nil {
+			t.Fatalf("retried entry refused: %v", err)
+		}
+		if id := f.s.Register(reg); id != "late" {
+			t.Fatalf("entry %q", id)
+		}
+		again()
+	}
+	if f.s.Entries.Entries != 31 || f.s.Ledger.Entries != 31 {
+		t.Errorf("%d entries, ledger %d, want 31 after one entry sent twice", f.s.Entries.Entries, f.s.Ledger.Entries)
+	}
+	f.flush()
+	var out string
+	f.until(func() bool {
+		for _, p := range f.s.Players {
+			if p.Status == Out && p.ID == p.Entrant {
+				out = p.ID
+				return true
+			}
+		}
+		return false
+	})
+	re := RegisterRequest{ReEntryOf: out, Key: "upd-2"}
+	for range 2 {
+		if err := f.s.VerifyRegister(re, f.now); err != nil {
+			t.Fatalf("retried re-entry refused: %v", err)
+		}
+		if id := f.s.Register(re); id != out+"#2" {
+			t.Fatalf("re-entry %q, want %s#2", id, out)
+		}
+		again()
+	}
+	if f.s.Entries.ReEntries != 1 {
+		t.Errorf("%d re-entries, want 1", f.s.Entries.ReEntries)
+	}
+	var who string
+	for _, p := range f.s.Players {
+		if p.Status == Seated && !p.Leaving && p.Stack <= spec.Structure.StartingStack {
+			who = p.ID
+			break
+		}
+	}
+	rb := RebuyRequest{Player: who, Key: "upd-3"}
+	for range 2 {
+		if err := f.s.VerifyRebuy(rb, f.now); err != nil {
+			t.Fatalf("retried rebuy refused: %v", err)
+		}
+		f.s.Rebuy(rb)
+		again()
+	}
+	if p := f.s.player(who); p.Rebuys != 1 || f.s.Entries.Rebuys != 1 {
+		t.Errorf("rebuys %d (entries %d), want 1", p.Rebuys, f.s.Entries.Rebuys)
+	}
+	sc := SanctionRequest{Player: who, Kind: floor.Warning, Reason: "slow roll", By: "td", Key: "upd-4"}
+	refs := map[int]bool{}
+	for range 2 {
+		if err := f.s.VerifySanction(sc, f.now); err != nil {
+			t.Fatalf("retried sanction refused: %v", err)
+		}
+		refs[f.s.GiveSanction(sc, f.now)] = true
+		again()
+	}
+	if len(f.s.Sanctions) != 1 || len(refs) != 1 {
+		t.Errorf("%d sanctions, refs %v, want one", len(f.s.Sanctions), refs)
+	}
+	pause := ClockRequest{Kind: floor.ClockPause, By: "td", Key: "upd-5"}
+	for range 2 {
+		if err := f.s.VerifyClock(pause); err != nil {
+			t.Fatalf("retried pause refused: %v", err)
+		}
+		f.s.Clock(pause, f.now)
+		again()
+	}
+	if len(f.s.ClockEvents) != 1 {
+		t.Errorf("%d clock events, want 1", len(f.s.ClockEvents))
+	}
+	// A new key is a new action, checked as ever.
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "late", Key: "upd-6"}, f.now); err == nil {
+		t.Error("a second registration of the same player under a new key was accepted")
 	}
 }

@@ -54,6 +54,10 @@ type TournamentState struct {
 	Outbox    []TableOrders   `json:"outbox,omitempty"`
 	NewTables []floor.TableID `json:"newTables,omitempty"`
 	Deleting  []floor.TableID `json:"deleting,omitempty"`
+	// Actions are the director's actions applied, by idempotency key (the Update ID that carried
+	// each), with their results: a retry is answered from here and never applied twice (a re-entry
+	// or a rebuy taken twice would be money taken twice).
+	Actions map[string]string `json:"actions,omitempty"`
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
 
