@@ -381,8 +381,13 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate,
 			func(ctx workflow.Context, r RebuyRequest) error {
 				r.Key = key(ctx)
-				s.Rebuy(r)
+				ref := s.Rebuy(r)
 				changed()
+				// The chips are the player's once his table has checked his stack after its hand.
+				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return s.RebuyLog[ref].Done })
+				if rec := s.RebuyLog[ref]; rec.Refused != "" {
+					return temporal.NewNonRetryableApplicationError(rec.Refused, "RebuyRefused", nil)
+				}
 				return nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error {

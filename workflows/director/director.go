@@ -70,7 +70,17 @@ func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
 	case floor.ClockPause, floor.ClockResume:
 		s.Paused = r.Kind == floor.ClockPause
 		p := s.Paused
-		s.broadcast(Order{Pause: &p})
+		for i := range s.Tables {
+			t := &s.Tables[i]
+			if t.Closed || t.Closing {
+				continue
+			}
+			s.order(t.ID, Order{Pause: &p})
+			t.PauseSeq = 0
+			if p {
+				t.PauseSeq = t.Sent // the table has stopped once it acknowledges this order
+			}
+		}
 	}
 	s.Tick(now)
 }
@@ -351,24 +361,60 @@ func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has made %d rebuys, the limit is %d", r.Player, p.Rebuys, s.Spec.Rebuys)}
 	case s.Level(now) > s.Spec.RebuyLevel:
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("rebuys closed after level %d", s.Spec.RebuyLevel)}
-	case p.Stack > s.Spec.Structure.StartingStack:
-		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has %d chips: a rebuy is for a stack at or below the starting stack", r.Player, p.Stack)}
 	}
+	// The stack limit (at or below the starting stack) is the table's to check, on the stack after
+	// its last hand: the tournament's count may be many hands old.
 	return s.verifyPayoutsWith(0, 0, 1)
 }
 
+// RebuyRecord is a rebuy the director took: Done once the table put the chips in front of the
+// player, or refused them (Refused says why; the rebuy is refunded).
+type RebuyRecord struct {
+	Ref     int    `json:"ref"`
+	Player  string `json:"player"`
+	Chips   int64  `json:"chips,omitempty"`
+	Done    bool   `json:"done,omitempty"`
+	Refused string `json:"refused,omitempty"`
+}
+
 // Rebuy takes the money and puts the chips in front of the player when the hand ends (R1, 003
-// r18); the ledger counts them when the table has.
-func (s *TournamentState) Rebuy(r RebuyRequest) {
-	if s.applied(r.Key) {
-		return
+// r18), if his stack then is at most the starting stack; the ledger counts them when the table
+// has. It returns the record's reference in RebuyLog.
+func (s *TournamentState) Rebuy(r RebuyRequest) int {
+	if ref, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		n, _ := strconv.Atoi(ref)
+		return n
 	}
-	s.record(r.Key, "")
+	ref := len(s.RebuyLog)
+	s.record(r.Key, strconv.Itoa(ref))
 	p := s.player(r.Player)
 	p.Rebuys++
 	s.Entries.Rebuys++
 	s.recomputePayouts()
-	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: p.Rebuys, Player: p.ID, Chips: s.Spec.RebuyChips}})
+	s.RebuyLog = append(s.RebuyLog, RebuyRecord{Ref: ref, Player: p.ID})
+	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: ref, Player: p.ID, Chips: s.Spec.RebuyChips, MaxStack: s.Spec.Structure.StartingStack}})
+	return ref
+}
+
+// rebuyDone takes the table's answer to a rebuy: the chips are in play, or the rebuy is refunded.
+func (s *TournamentState) rebuyDone(r RebuyOrder) {
+	var rec *RebuyRecord
+	if r.Ref >= 0 && r.Ref < len(s.RebuyLog) {
+		rec = &s.RebuyLog[r.Ref]
+	}
+	if rec == nil || rec.Done {
+		return
+	}
+	rec.Done, rec.Chips, rec.Refused = true, r.Chips, r.Refused
+	if r.Chips > 0 {
+		s.Ledger.RebuyChips += r.Chips
+		return
+	}
+	if p := s.player(r.Player); p != nil {
+		p.Rebuys--
+		s.Entries.Rebuys--
+		s.recomputePayouts()
+	}
 }
 
 // DealRequest is a deal the players left agreed and the director approves.
@@ -391,9 +437,14 @@ type DealQuote struct {
 	ChipChop []int64  `json:"chipChop,omitempty"`
 }
 
-// Quote works out a deal for the players left at their stacks as last reported.
+// Quote works out a deal for the players left at their stacks after the last hand.
+// The tables must have stopped (the clock paused, each table's pause applied after its hand), so
+// that the stacks are those after the last hand and stay so while the deal is discussed.
 func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
 	var q DealQuote
+	if err := s.verifyTablesStopped(); err != nil {
+		return q, err
+	}
 	for _, p := range s.Players {
 		if p.Status == Seated || p.Status == Moving {
 			q.Players = append(q.Players, p.ID)
@@ -417,6 +468,21 @@ func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
 		return q, errors.Join(err1, err2)
 	}
 	return q, nil
+}
+
+// verifyTablesStopped says why the stacks may still change, or returns nil: the clock is paused
+// and every open table has applied the pause (its news after that carries its stacks after its
+// last hand).
+func (s *TournamentState) verifyTablesStopped() error {
+	if !s.Paused {
+		return &floor.RuleError{Rule: "P6", Reason: "a deal is discussed on a paused clock: pause it first, the tables stop after their hand"}
+	}
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing && t.Acked < t.PauseSeq {
+			return &floor.RuleError{Rule: "P6", Reason: fmt.Sprintf("table %d has not stopped yet: ask again when its hand ends", t.ID)}
+		}
+	}
+	return nil
 }
 
 // VerifyDeal says why the deal cannot be made, or returns nil.

@@ -113,7 +113,7 @@ func TestRebuy(t *testing.T) {
 	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); err != nil {
 		t.Fatal(err)
 	}
-	f.s.Rebuy(RebuyRequest{Player: who})
+	_ = f.s.Rebuy(RebuyRequest{Player: who})
 	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); ruleOf(err) != "R1" {
 		t.Errorf("a second rebuy over the limit: %v", err)
 	}
@@ -141,14 +141,38 @@ func TestDealAtTheFinalTable(t *testing.T) {
 	if err := f.s.VerifyDeal(DealRequest{Method: "split", ApprovedBy: "td"}); err == nil {
 		t.Error("an unknown deal method accepted")
 	}
+	// A deal is quoted on the stacks after the last hand: the tables stopped, the clock paused.
+	if _, err := f.s.Quote(terms); ruleOf(err) != "P6" {
+		t.Errorf("a quote while the tables play: %v", err)
+	}
+	f.s.Clock(ClockRequest{Kind: floor.ClockPause, By: "td", Reason: "a deal"}, f.now)
+	f.flush()
+	if _, err := f.s.Quote(terms); ruleOf(err) != "P6" {
+		t.Errorf("a quote before the tables stopped: %v", err)
+	}
+	f.until(func() bool { _, err := f.s.Quote(terms); return err == nil })
 	q, err := f.s.Quote(terms)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The quote's stacks are the tables' own, as they stand.
+	for i, id := range q.Players {
+		var stack int64 = -1
+		for _, tb := range f.tables {
+			if k := tb.st.playerIndex(id); k >= 0 {
+				stack = tb.st.Seats[k].Stack
+			}
+		}
+		if stack != q.Stacks[i] {
+			t.Errorf("the quote gives %s %d chips, his table holds %d", id, q.Stacks[i], stack)
+		}
 	}
 	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}); err != nil {
 		t.Fatal(err)
 	}
 	d := f.s.MakeDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}, f.now)
+	f.s.Clock(ClockRequest{Kind: floor.ClockResume, By: "td", Reason: "deal made"}, f.now)
+	f.flush()
 	var sum, prizes int64
 	for i := range d.Players {
 		sum += d.Amounts[i]
@@ -374,7 +398,7 @@ func TestDirectorActionsAppliedOnce(t *testing.T) { // rules P6, R1
 		if err := f.s.VerifyRebuy(rb, f.now); err != nil {
 			t.Fatalf("retried rebuy refused: %v", err)
 		}
-		f.s.Rebuy(rb)
+		_ = f.s.Rebuy(rb)
 		again()
 	}
 	if p := f.s.player(who); p.Rebuys != 1 || f.s.Entries.Rebuys != 1 {
@@ -407,4 +431,51 @@ func TestDirectorActionsAppliedOnce(t *testing.T) { // rules P6, R1
 	if err := f.s.VerifyRegister(RegisterRequest{Player: "late", Key: "upd-6"}, f.now); err == nil {
 		t.Error("a second registration of the same player under a new key was accepted")
 	}
+}
+
+// TestRebuyCheckedOnTheStackAfterTheLastHand: the "at or below the starting stack" limit of a
+// rebuy is checked by the table on the stack after its last hand, not on the tournament's count,
+// which may be many hands old: a player who has won since is refused and refunded (R1).
+func TestRebuyCheckedOnTheStackAfterTheLastHand(t *testing.T) { // rule R1
+	spec := simSpec(40)
+	spec.Rebuys, spec.RebuyLevel = 1, 10
+	f := newFloorSim(t, spec, 6)
+	f.s.Step(f.now)
+	f.flush()
+	// A player whose table holds more than the starting stack for him, while the tournament's count
+	// (as of an older report) says he has no more than it. He may move or bust before the order
+	// reaches his table: then another is tried.
+	pool := f.s.Payouts.Pool
+	var rec RebuyRecord
+	tried := map[string]bool{}
+	for attempt := 0; attempt < 20 && !strings.Contains(rec.Refused, "R1"); attempt++ {
+		var who string
+		f.until(func() bool {
+			for _, id := range sortedIDs(f.tables) {
+				for _, seat := range f.tables[id].st.Seats {
+					if p := f.s.player(seat.Player); !tried[seat.Player] && seat.Stack > spec.Structure.StartingStack && p.Status == Seated && !p.Leaving {
+						who = seat.Player
+						return true
+					}
+				}
+			}
+			return false
+		})
+		tried[who] = true
+		f.s.player(who).Stack = spec.Structure.StartingStack // stale, as between two reports
+		if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); err != nil {
+			t.Fatal(err)
+		}
+		ref := f.s.Rebuy(RebuyRequest{Player: who})
+		f.flush()
+		f.until(func() bool { return f.s.RebuyLog[ref].Done })
+		rec = f.s.RebuyLog[ref]
+	}
+	if !strings.Contains(rec.Refused, "R1") || rec.Chips != 0 {
+		t.Fatalf("rebuy record %+v, want refused by R1", rec)
+	}
+	if f.s.Ledger.RebuyChips != 0 || f.s.Entries.Rebuys != 0 || f.s.Payouts.Pool != pool {
+		t.Errorf("refused rebuys not refunded: ledger %d, rebuys %d, pool %d (was %d)", f.s.Ledger.RebuyChips, f.s.Entries.Rebuys, f.s.Payouts.Pool, pool)
+	}
+	f.run(200000) // chips conserved at every step
 }

@@ -72,9 +72,15 @@ type SanctionOrder struct {
 
 // RebuyOrder puts chips bought in front of a player at once (R1 policy, 003 r18).
 type RebuyOrder struct {
-	Ref    int    `json:"ref"`
+	Ref    int    `json:"ref"` // the index of the record in the tournament's RebuyLog
 	Player string `json:"player"`
 	Chips  int64  `json:"chips"`
+	// MaxStack is the most chips the player may have for the rebuy (R1: at or below the starting
+	// stack); the table checks it on the stack after its last hand, which only it knows.
+	MaxStack int64 `json:"maxStack,omitempty"`
+	// Refused, in a TableEvent, says why the table did not put the chips in front of the player
+	// (Chips is then 0): he was gone, or had too many chips.
+	Refused string `json:"refused,omitempty"`
 }
 
 // CloseTableOrder ends the table: it was broken, or the tournament is over.

@@ -318,15 +318,26 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 	case o.Sanction != nil:
 		t.sanction(*o.Sanction, ev)
 	case o.Rebuy != nil:
-		if i := t.playerIndex(o.Rebuy.Player); i >= 0 {
-			t.Seats[i].Stack += o.Rebuy.Chips
-			ev.Rebuys = append(ev.Rebuys, *o.Rebuy)
-		} else {
-			ev.Rebuys = append(ev.Rebuys, RebuyOrder{Ref: o.Rebuy.Ref, Player: o.Rebuy.Player})
-		}
+		t.rebuy(*o.Rebuy, ev)
 	case o.Close != nil:
 		t.Closing = true
 	}
+}
+
+// rebuy puts the chips bought in front of the player (R1, 003 r18) if his stack after the last
+// hand allows it; otherwise the tournament hears why, and refunds it.
+func (t *TableState) rebuy(o RebuyOrder, ev *TableEvent) {
+	done := RebuyOrder{Ref: o.Ref, Player: o.Player}
+	switch i := t.playerIndex(o.Player); {
+	case i < 0:
+		done.Refused = fmt.Sprintf("%s left table %s before the chips reached him", o.Player, t.ID)
+	case o.MaxStack > 0 && t.Seats[i].Stack > o.MaxStack:
+		done.Refused = fmt.Sprintf("rule R1: %s has %d chips after hand %d: a rebuy is for a stack at or below %d", o.Player, t.Seats[i].Stack, t.HandNumber, o.MaxStack)
+	default:
+		t.Seats[i].Stack += o.Chips
+		done.Chips = o.Chips
+	}
+	ev.Rebuys = append(ev.Rebuys, done)
 }
 
 // seat seats an arrival (R3, R4, B7).

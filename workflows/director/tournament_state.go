@@ -41,6 +41,7 @@ type TournamentState struct {
 	Busts       [][]floor.Elimination `json:"busts,omitempty"`
 	HandForHand HandForHandState      `json:"handForHand"`
 	Sanctions   []SanctionRecord      `json:"sanctions,omitempty"`
+	RebuyLog    []RebuyRecord         `json:"rebuyLog,omitempty"`
 	Ledger      floor.ChipLedger      `json:"ledger"`
 	Entries     floor.Entries         `json:"entries"`
 	Payouts     floor.Payouts         `json:"payouts"`
@@ -139,6 +140,9 @@ type TableRecord struct {
 	RoundDone int   `json:"roundDone,omitempty"`
 	// Started: the table's workflow and process were asked for.
 	Started bool `json:"started,omitempty"`
+	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
+	// running): once it has acknowledged it, it deals no more and its stacks are final.
+	PauseSeq int `json:"pauseSeq,omitempty"`
 	// ButtonSeed, for a table opened with one player, seeds the button draw the table makes when
 	// its second player arrives (T3).
 	ButtonSeed uint64 `json:"buttonSeed,omitempty"`
@@ -507,14 +511,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.sanctionApplied(tr, a)
 	}
 	for _, r := range ev.Rebuys {
-		if r.Chips > 0 {
-			s.Ledger.RebuyChips += r.Chips
-		} else if p := s.player(r.Player); p != nil {
-			// He busted before the chips reached him: the rebuy is refunded.
-			p.Rebuys--
-			s.Entries.Rebuys--
-			s.recomputePayouts()
-		}
+		s.rebuyDone(r)
 	}
 	// The layout as it stands.
 	tr.Seats, tr.Stacks = ev.Seats, ev.Stacks
