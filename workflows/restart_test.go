@@ -17,8 +17,9 @@ import (
 // idleHost starts no table process: the tournament's clock runs with nobody dealing.
 type idleHost struct{}
 
-func (idleHost) CreateTable(context.Context, HostedTable) error { return nil }
-func (idleHost) DeleteTable(context.Context, string) error      { return nil }
+func (idleHost) CreateTable(context.Context, HostedTable) error  { return nil }
+func (idleHost) DeleteTable(context.Context, string) error       { return nil }
+func (idleHost) ReplaceTable(context.Context, HostedTable) error { return nil }
 
 // TestClockKeepsScheduleAcrossWorkerRestart stops the only worker in the middle of level 1 and
 // starts a new one, with an empty cache, after level 2 was due: the new worker rebuilds the

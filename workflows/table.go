@@ -49,7 +49,7 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 			acked := w.st.Acked
 			w.st.ApplyOrders(&ev)
 			ev.Closed = true
-			w.st.Event(&ev, acked)
+			w.st.Event(&ev, acked, workflow.Now(ctx))
 			w.send(ctx, ev)
 			w.flush(ctx)
 			return nil
@@ -127,9 +127,11 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 		drain(w.orders, w.st)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
-		if w.st.Event(&ev, acked) {
+		if w.st.Event(&ev, acked, workflow.Now(ctx)) {
 			w.send(ctx, ev)
 			ev, acked = director.TableEvent{}, w.st.Acked
+		} else if len(w.st.Undelivered) > 0 && w.sending == 0 {
+			w.resend(ctx)
 		}
 		left := deadline.Sub(workflow.Now(ctx))
 		if next.Directive != table.Wait || left <= 0 || w.continueAsNewDue(ctx) {
@@ -150,12 +152,28 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 // send signals the tournament without waiting, and again while the signal fails (the tournament
 // may be between two runs: continue-as-new): events carry sequence numbers, so neither a repeat
 // nor the order of arrival matters.
+//
+// An event whose every attempt failed is kept (TableState.Undelivered) and goes again before the
+// next one, so that the tournament, which takes each table's events in sequence, never waits on a
+// gap.
 func (w *tableWorkflow) send(ctx workflow.Context, ev director.TableEvent) {
-	w.sending++
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		defer func() { w.sending-- }()
-		retrySignal(ctx, w.st.Tournament, TableEventSignal, ev, nil)
-	})
+	w.st.Undelivered = append(w.st.Undelivered, ev)
+	w.resend(ctx)
+}
+
+// resend signals the events not yet delivered, each in a goroutine of its own.
+func (w *tableWorkflow) resend(ctx workflow.Context) {
+	events := w.st.Undelivered
+	w.st.Undelivered = nil
+	for _, ev := range events {
+		w.sending++
+		workflow.Go(ctx, func(ctx workflow.Context) {
+			defer func() { w.sending-- }()
+			if !retrySignal(ctx, w.st.Tournament, TableEventSignal, ev, nil) {
+				w.st.Undelivered = append(w.st.Undelivered, ev)
+			}
+		})
+	}
 }
 
 // maxSignalAttempts bounds the attempts to signal a workflow that is gone for good (a tournament

@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +161,49 @@ func TestTableWorkflowReports(t *testing.T) {
 	last := events[len(events)-1]
 	if !last.Closed || last.HandsPlayed != 2 || last.Seats[0] != "a" || last.Stacks[0] != 2200 || last.Seats[2] != "" {
 		t.Errorf("last event %+v", last)
+	}
+}
+
+// TestTableEventsSurviveFailedSignals: an event whose signal fails every attempt (the tournament
+// unreachable for minutes) is kept and sent again before the next one, so that the tournament,
+// which takes a table's events in sequence, gets every one and never waits on a gap.
+func TestTableEventsSurviveFailedSignals(t *testing.T) {
+	var ts testsuite.WorkflowTestSuite
+	ts.SetLogger(quietSDKLogger())
+	env := ts.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(TableWorkflow)
+	var seqs []int
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		seqs = append(seqs, args.Get(4).(director.TableEvent).Seq)
+	})
+	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
+		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
+	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
+		engine.Elimination{Seat: 1, ID: "b", StartingStack: 1000})
+	send := func(at time.Duration, id string, rs ...table.HandResult) {
+		env.RegisterDelayedCallback(func() {
+			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
+				OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },
+				OnComplete: func(_ any, e error) {
+					if e != nil {
+						t.Errorf("report %s: %v", id, e)
+					}
+				},
+			}, director.ReportRequest{Results: rs})
+		}, at)
+	}
+	send(time.Second, testTable+"/1", h1)    // event 1: its signal fails every attempt
+	send(30*time.Minute, testTable+"/2", h2) // event 2, after the attempts ran out
+	env.RegisterDelayedCallback(func() {     // event 3: closed
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
+	}, 31*time.Minute)
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(seqs)
+	if !slices.Equal(seqs, []int{1, 2, 3}) {
+		t.Errorf("the tournament got events %v, want 1, 2 and 3", seqs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -186,6 +187,13 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
 	}
 	s.Deleting = nil
+	for _, id := range s.Replacing {
+		t := s.Table(id)
+		workflow.GetLogger(ctx).Warn("table silent past its deadline: replacing its host", "table", t.WorkflowID, "replaced", t.Replaced)
+		actx := tableActivityOptions(ctx, fmt.Sprintf("replace/%s/%d", t.WorkflowID, t.Replaced))
+		w.track(workflow.ExecuteActivity(actx, ReplaceTableActivity, w.hosted(id)))
+	}
+	s.Replacing = nil
 }
 
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
@@ -225,8 +233,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
-	host := HostedTable{ID: t.WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation}
-	host.DeckSeed = s.DeckSeed(id)
+	host := w.hosted(id)
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
@@ -240,6 +247,12 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
 		}
 	})
+}
+
+// hosted is what table id's process needs to start.
+func (w *tournamentWorkflow) hosted(id floor.TableID) HostedTable {
+	s := w.s
+	return HostedTable{ID: s.Table(id).WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation, DeckSeed: s.DeckSeed(id)}
 }
 
 // cancelled closes the tables of a tournament cancelled before its end.

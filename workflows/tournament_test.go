@@ -42,6 +42,7 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterActivity(&TableActivities{})
 	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(ReplaceTableActivity, mock.Anything, mock.Anything).Return(nil)
 	return env
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/table"
@@ -131,9 +132,11 @@ func TestRebuy(t *testing.T) {
 // TestDealAtTheFinalTable: an ICM deal approved by the director pays the players in it their
 // amounts whatever their places, and the prizes still add up to the pool (R6).
 func TestDealAtTheFinalTable(t *testing.T) {
-	f := newFloorSim(t, simSpec(30), 4)
+	spec := simSpec(30)
+	spec.Batch = 1 // a hand a report: few hands go by while the pause reaches the tables
+	f := newFloorSim(t, spec, 4)
 	f.flush()
-	f.until(func() bool { return f.s.Left() <= 3 })
+	f.until(func() bool { return f.s.Left() <= 5 })
 	terms := floor.DealTerms{Reserve: 100}
 	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms}); ruleOf(err) != "P6" {
 		t.Errorf("a deal with no approver: %v", err)
@@ -151,6 +154,9 @@ func TestDealAtTheFinalTable(t *testing.T) {
 		t.Errorf("a quote before the tables stopped: %v", err)
 	}
 	f.until(func() bool { _, err := f.s.Quote(terms); return err == nil })
+	if f.s.Left() < 2 {
+		t.Fatal("the tournament ended before the tables stopped")
+	}
 	q, err := f.s.Quote(terms)
 	if err != nil {
 		t.Fatal(err)
@@ -478,4 +484,36 @@ func TestRebuyCheckedOnTheStackAfterTheLastHand(t *testing.T) { // rule R1
 		t.Errorf("refused rebuys not refunded: ledger %d, rebuys %d, pool %d (was %d)", f.s.Ledger.RebuyChips, f.s.Entries.Rebuys, f.s.Payouts.Pool, pool)
 	}
 	f.run(200000) // chips conserved at every step
+}
+
+// TestSilentTableIsReplaced: a table that stops reporting is noticed when its deadline passes
+// (the others, reporting, tell at least every quarter of it) and its host is replaced; a
+// tournament never waits forever on one table.
+func TestSilentTableIsReplaced(t *testing.T) {
+	spec := simSpec(45)
+	spec.TableDeadline = time.Minute
+	f := newFloorSim(t, spec, 8)
+	f.s.Step(f.now)
+	f.flush()
+	replaced := map[floor.TableID]int{}
+	silent := floor.TableID(1)
+	for k := 0; k < 200; k++ { // 200 seconds of the tournament's clock
+		f.deliver()
+		for _, id := range sortedIDs(f.tables) {
+			if id != silent {
+				f.report(f.tables[id])
+			}
+		}
+		f.step()
+		for _, id := range f.s.Replacing {
+			replaced[id]++
+		}
+		f.s.Replacing = nil
+	}
+	if replaced[silent] < 2 || len(replaced) != 1 {
+		t.Errorf("hosts replaced %v in 200 s, want table %d's only, every minute or so", replaced, silent)
+	}
+	if tr := f.s.Table(silent); tr.Replaced != replaced[silent] {
+		t.Errorf("table record counts %d replacements, %d made", tr.Replaced, replaced[silent])
+	}
 }

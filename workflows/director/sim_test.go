@@ -104,7 +104,7 @@ func (f *floorSim) report(t *simTable) {
 	if next.Directive == table.Close {
 		ev.Closed = true
 	}
-	if t.st.Event(&ev, acked) {
+	if t.st.Event(&ev, acked, f.now) {
 		f.events = append(f.events, ev)
 		if f.rng.IntN(20) == 0 {
 			f.events = append(f.events, ev) // a signal retried

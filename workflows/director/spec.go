@@ -57,6 +57,10 @@ type TournamentSpec struct {
 	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`
 	// TableContinueAsNewAfter is the same for the tables (0: when Temporal suggests it).
 	TableContinueAsNewAfter int `json:"tableContinueAsNewAfter,omitempty"`
+	// TableDeadline is how long the tournament waits for news from a table (the tables tell at
+	// least every quarter of it) before it has the table's host replaced and the hand in progress
+	// voided (D4); 0 means DefaultTableDeadline, -1 never.
+	TableDeadline time.Duration `json:"tableDeadline,omitempty"`
 	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
 	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
 }
@@ -70,6 +74,9 @@ const (
 	// DefaultTableMaxWait is how long a report waits in the TableWorkflow for the table to be
 	// allowed to deal (a break, a pause, hand-for-hand, players to arrive) before it answers Wait.
 	DefaultTableMaxWait = 20 * time.Second
+	// DefaultTableDeadline: a table silent for 5 minutes (it tells every 75 seconds at least) has
+	// stopped.
+	DefaultTableDeadline = 5 * time.Minute
 )
 
 // withDefaults fills in what the spec leaves to the defaults.
@@ -95,6 +102,9 @@ func (s TournamentSpec) withDefaults() TournamentSpec {
 	}
 	if s.ContinueAsNewAfter <= 0 {
 		s.ContinueAsNewAfter = DefaultContinueAsNewAfter
+	}
+	if s.TableDeadline == 0 {
+		s.TableDeadline = DefaultTableDeadline
 	}
 	if s.TableMaxWait <= 0 {
 		s.TableMaxWait = DefaultTableMaxWait

@@ -54,6 +54,14 @@ type TableState struct {
 	EventSeq      int   `json:"eventSeq"`
 	ReportedHands int64 `json:"reportedHands"`
 	ReportedLevel int   `json:"reportedLevel"`
+	// Heartbeat: the table tells the tournament at least this often (workflow time) that it is
+	// alive, so that its deadline notices one that stopped reporting (0: never); LastEventAt is
+	// when it last told.
+	Heartbeat   time.Duration `json:"heartbeat,omitempty"`
+	LastEventAt time.Time     `json:"lastEventAt,omitzero"`
+	// Undelivered are events whose signal failed every attempt: they go again, before the next,
+	// so that the tournament never waits on a gap in the sequence.
+	Undelivered []TableEvent `json:"undelivered,omitempty"`
 	// ReportEvery: the table also tells the tournament its hand count every so many hands, for
 	// progress, even when nothing else changed (0: never).
 	ReportEvery int  `json:"reportEvery,omitempty"`
@@ -86,6 +94,7 @@ func (t *TableState) Clone() *TableState {
 	c := *t
 	c.Seats = slices.Clone(t.Seats)
 	c.Pending = slices.Clone(t.Pending)
+	c.Undelivered = slices.Clone(t.Undelivered)
 	return &c
 }
 
@@ -502,9 +511,10 @@ func (t *TableState) drawButton() {
 
 // Event fills in the layout and counters of ev and says whether it is worth sending: it carries
 // news, acknowledges orders, or reports a level or hand count the tournament has not heard.
-func (t *TableState) Event(ev *TableEvent, acked int) bool {
+func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys) > 0 ||
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
+		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) // out of credit
 	if !news {
@@ -521,5 +531,6 @@ func (t *TableState) Event(ev *TableEvent, acked int) bool {
 	}
 	ev.Button, ev.BigBlind = ft.Button, ft.BigBlind
 	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
+	t.LastEventAt = now
 	return true
 }

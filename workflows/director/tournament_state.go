@@ -55,6 +55,8 @@ type TournamentState struct {
 	Outbox    []TableOrders   `json:"outbox,omitempty"`
 	NewTables []floor.TableID `json:"newTables,omitempty"`
 	Deleting  []floor.TableID `json:"deleting,omitempty"`
+	// Replacing are the tables whose host must be replaced: silent past their deadline.
+	Replacing []floor.TableID `json:"replacing,omitempty"`
 	// Actions are the director's actions applied, by idempotency key (the Update ID that carried
 	// each), with their results: a retry is answered from here and never applied twice (a re-entry
 	// or a rebuy taken twice would be money taken twice).
@@ -140,6 +142,12 @@ type TableRecord struct {
 	RoundDone int   `json:"roundDone,omitempty"`
 	// Started: the table's workflow and process were asked for.
 	Started bool `json:"started,omitempty"`
+	// LastNews is when the tournament last heard from the table (its deadline runs from it),
+	// HeardSeq the event it had taken then; Replaced counts the table's hosts replaced because it
+	// went silent.
+	LastNews time.Time `json:"lastNews,omitzero"`
+	HeardSeq int       `json:"heardSeq,omitempty"`
+	Replaced int       `json:"replaced,omitempty"`
 	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
 	// running): once it has acknowledged it, it deals no more and its stacks are final.
 	PauseSeq int `json:"pauseSeq,omitempty"`
@@ -325,6 +333,9 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		ReportEvery:        100,
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
 		ButtonSeed:         tr.ButtonSeed,
+	}
+	if s.Spec.TableDeadline > 0 {
+		st.Heartbeat = s.Spec.TableDeadline / 4
 	}
 	for i, p := range tr.Seats {
 		if p != "" {
@@ -691,6 +702,7 @@ func (s *TournamentState) Step(now time.Time) {
 		s.Finish(now)
 		return
 	}
+	s.watchTables(now)
 	s.closeEmptyTables()
 	if !h.Open && !s.MovesPending() {
 		s.plan()
@@ -839,6 +851,28 @@ func directMoves(moves []floor.Move) []directMove {
 		out = append(out, directMove{Move: m, nextBigBlind: m.Reason == floor.MoveBalance})
 	}
 	return out
+}
+
+// watchTables runs each table's deadline: a table that told nothing for TableDeadline has stopped
+// (its process hung or died with nobody to restart it); its host is replaced, and the new process
+// takes up from the last hand acknowledged, the hand in progress void (D4). A tournament never
+// waits forever on one table.
+func (s *TournamentState) watchTables(now time.Time) {
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Started {
+			continue
+		}
+		if t.LastNews.IsZero() || t.EventSeq != t.HeardSeq {
+			t.LastNews, t.HeardSeq = now, t.EventSeq
+			continue
+		}
+		if d := s.Spec.TableDeadline; d > 0 && now.Sub(t.LastNews) > d {
+			t.LastNews = now // another deadline for the new host
+			t.Replaced++
+			s.Replacing = append(s.Replacing, t.ID)
+		}
+	}
 }
 
 // closeEmptyTables closes the tables that broke, once everyone has left them.
