@@ -21,6 +21,7 @@ type Order struct {
 	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
 	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`
+	ColorUp     *ColorUpOrder     `json:"colorUp,omitempty"`
 	Close       *CloseTableOrder  `json:"close,omitempty"`
 }
 
@@ -83,6 +84,26 @@ type RebuyOrder struct {
 	Refused string `json:"refused,omitempty"`
 }
 
+// ColorUpOrder colours the table up between hands (R8): the chips of Removed leave play, Next is
+// the smallest left; the odd chips are raced with a deck shuffled from Seed.
+type ColorUpOrder struct {
+	Removed int64  `json:"removed"`
+	Next    int64  `json:"next"`
+	Seed    uint64 `json:"seed"`
+}
+
+// AppliedColorUp is a colour-up as a table made it: the chips the race added (negative: removed),
+// who won a chip, who was given one (nobody is raced out), or why it could not be made.
+type AppliedColorUp struct {
+	Removed int64            `json:"removed"`
+	Next    int64            `json:"next"`
+	Hand    int64            `json:"hand"`
+	Added   int64            `json:"added,omitempty"`
+	Winners []floor.PlayerID `json:"winners,omitempty"`
+	Saved   []floor.PlayerID `json:"saved,omitempty"`
+	Error   string           `json:"error,omitempty"`
+}
+
 // CloseTableOrder ends the table: it was broken, or the tournament is over.
 type CloseTableOrder struct{}
 
@@ -110,6 +131,7 @@ type TableEvent struct {
 	Refused   []RefusedSeat     `json:"refused,omitempty"`
 	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
 	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
+	ColorUps  []AppliedColorUp  `json:"colorUps,omitempty"`
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`

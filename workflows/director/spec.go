@@ -32,6 +32,10 @@ type TournamentSpec struct {
 	Simulation bool          `json:"simulation,omitempty"`
 	HandTime   time.Duration `json:"handTime,omitempty"` // 0 means DefaultHandTime
 	Batch      int           `json:"batch,omitempty"`    // 0 means DefaultBatch
+	// Live: a card room's tables, dealt with physical chips: a colour-up (a period's ColorUp)
+	// races the odd chips of the denomination leaving play (R8). Online tables (the default) keep
+	// integer chip counts and never race.
+	Live bool `json:"live,omitempty"`
 	// BuyIn and Fee are in currency minor units (R1, R6); Payouts shares the pool.
 	BuyIn   int64                 `json:"buyIn,omitempty"`
 	Fee     int64                 `json:"fee,omitempty"`

@@ -328,6 +328,8 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		t.sanction(*o.Sanction, ev)
 	case o.Rebuy != nil:
 		t.rebuy(*o.Rebuy, ev)
+	case o.ColorUp != nil:
+		t.colorUp(*o.ColorUp, ev)
 	case o.Close != nil:
 		t.Closing = true
 	}
@@ -347,6 +349,30 @@ func (t *TableState) rebuy(o RebuyOrder, ev *TableEvent) {
 		done.Chips = o.Chips
 	}
 	ev.Rebuys = append(ev.Rebuys, done)
+}
+
+// colorUp races the odd chips of the denomination leaving play (R8), from seat 1, between hands;
+// a table whose stacks are all whole numbers of the next chip needs no race.
+func (t *TableState) colorUp(o ColorUpOrder, ev *TableEvent) {
+	done := AppliedColorUp{Removed: o.Removed, Next: o.Next, Hand: t.HandNumber}
+	racers := make([]floor.Racer, len(t.Seats))
+	stacks := make([]int64, len(t.Seats))
+	for i, s := range t.Seats { // Seats are in seat order: the race deals from seat 1
+		racers[i] = floor.Racer{Seat: floor.Seat(s.Seat + 1), Player: floor.PlayerID(s.Player), Stack: s.Stack}
+		stacks[i] = s.Stack
+	}
+	if floor.NeedsChipRace(true, stacks, o.Next) {
+		res, err := floor.ChipRace(racers, o.Removed, o.Next, floor.NewSeededReader(o.Seed))
+		if err != nil {
+			done.Error = err.Error()
+		} else {
+			for i := range t.Seats {
+				t.Seats[i].Stack = res.Stacks[i]
+			}
+			done.Added, done.Winners, done.Saved = res.Added, res.Winners, res.Saved
+		}
+	}
+	ev.ColorUps = append(ev.ColorUps, done)
 }
 
 // seat seats an arrival (R3, R4, B7).
@@ -512,7 +538,7 @@ func (t *TableState) drawButton() {
 // Event fills in the layout and counters of ev and says whether it is worth sending: it carries
 // news, acknowledges orders, or reports a level or hand count the tournament has not heard.
 func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
-	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys) > 0 ||
+	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys)+len(ev.ColorUps) > 0 ||
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||

@@ -524,6 +524,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	for _, r := range ev.Rebuys {
 		s.rebuyDone(r)
 	}
+	for _, c := range ev.ColorUps {
+		s.Ledger.ColorUp += c.Added // R8: the race's chips are in play
+		if c.Error != "" {
+			s.ChipErrors = append(s.ChipErrors, fmt.Sprintf("colour-up at table %d after hand %d: %s", tr.ID, c.Hand, c.Error))
+		}
+	}
 	// The layout as it stands.
 	tr.Seats, tr.Stacks = ev.Seats, ev.Stacks
 	tr.Button, tr.BigBlind = ev.Button, ev.BigBlind
@@ -977,10 +983,44 @@ func (s *TournamentState) Tick(now time.Time) {
 	if cs.Period == s.Period {
 		return
 	}
+	colorUps := s.colorUps(s.Period, cs.Period)
 	s.Period, s.OnBreak = cs.Period, cs.OnBreak
 	l := engineLevel(cs.Blinds)
 	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: s.SimHands})
 	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	for _, c := range colorUps {
+		for _, t := range s.Tables {
+			if !t.Closed && !t.Closing {
+				o := c
+				o.Seed = mix(s.Seed, 1<<42+uint64(o.Removed)<<20+uint64(t.ID))
+				s.order(t.ID, Order{ColorUp: &o})
+			}
+		}
+	}
+}
+
+// colorUps are the chip races of the periods after from up to to (a worker that was down may skip
+// periods: their colour-ups still happen), in order (R8). Only live tables race: online ones keep
+// integer chip counts.
+func (s *TournamentState) colorUps(from, to int) []ColorUpOrder {
+	if !s.Spec.Live || s.Spec.Simulation {
+		return nil
+	}
+	st := s.Spec.Structure
+	chips := slices.Clone(st.Chips)
+	var out []ColorUpOrder
+	for i := 0; i <= to && i < len(st.Levels); i++ {
+		for _, d := range st.Levels[i].ColorUp {
+			if len(chips) < 2 || chips[0] != d {
+				continue // Structure.Validate refuses such a schedule
+			}
+			chips = chips[1:]
+			if i > from {
+				out = append(out, ColorUpOrder{Removed: d, Next: chips[0]})
+			}
+		}
+	}
+	return out
 }
 
 // Level is the number of the level being played.
