@@ -244,8 +244,14 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 				continue
 			}
 			r.Player = st[i].Player
+			r.Key = fmt.Sprintf("%s-%s", r.Kind, r.Player) // the director's idempotency key
 			rec, err := tour.Sanction(ctx, r)
 			if err == nil && rec.Applied {
+				// The director's tool retries (a lost answer): the same sanction, applied once (P6).
+				again, err := tour.Sanction(ctx, r)
+				if err != nil || again.Ref != rec.Ref {
+					t.Errorf("the retried sanction on %s: %+v, %v; the first was %d", r.Player, again, err, rec.Ref)
+				}
 				return r.Player, rec
 			}
 			t.Logf("sanction on %s: %v %s", r.Player, err, rec.Error)
@@ -318,6 +324,9 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 
 	checkPlaces(t, res, 100, 100*(11000-1000))
 
+	if len(res.Sanctions) != 2 {
+		t.Errorf("%d sanctions recorded, want the exclusion and the disqualification once each", len(res.Sanctions))
+	}
 	// P2, P3: 2 rounds at a table of n are 2n hands, all dealt with the player away.
 	var ex, dqr *floor.Sanction
 	for i := range res.Sanctions {
