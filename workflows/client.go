@@ -41,9 +41,12 @@ func (t *Tournament) query(ctx context.Context, name string, out any, args ...an
 	return v.Get(out)
 }
 
-func (t *Tournament) update(ctx context.Context, name string, out any, arg any) error {
+// update runs a director's update. key, the request's Key, is its Update ID when set: a caller
+// that retries with the same key has the action applied once (empty: the SDK picks one, which its
+// own retries keep).
+func (t *Tournament) update(ctx context.Context, name, key string, out any, arg any) error {
 	h, err := t.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: t.ID, UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+		WorkflowID: t.ID, UpdateID: key, UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
 		return err
@@ -97,30 +100,30 @@ func (t *Tournament) DealQuote(ctx context.Context, r DealRequest) (DealQuote, e
 // ClockAction pauses, resumes or adds time (B3).
 func (t *Tournament) ClockAction(ctx context.Context, r ClockRequest) (ClockView, error) {
 	var v ClockView
-	return v, t.update(ctx, ClockUpdate, &v, r)
+	return v, t.update(ctx, ClockUpdate, r.Key, &v, r)
 }
 
 // Sanction gives a sanction (P1-P6) and returns its record once the player's table applied it.
 func (t *Tournament) Sanction(ctx context.Context, r SanctionRequest) (SanctionRecord, error) {
 	var rec SanctionRecord
-	return rec, t.update(ctx, SanctionUpdate, &rec, r)
+	return rec, t.update(ctx, SanctionUpdate, r.Key, &rec, r)
 }
 
 // Register takes a late entry or a re-entry and returns the entry's ID.
 func (t *Tournament) Register(ctx context.Context, r RegisterRequest) (string, error) {
 	var id string
-	return id, t.update(ctx, RegisterUpdate, &id, r)
+	return id, t.update(ctx, RegisterUpdate, r.Key, &id, r)
 }
 
 // Rebuy buys a player chips.
 func (t *Tournament) Rebuy(ctx context.Context, r RebuyRequest) error {
-	return t.update(ctx, RebuyUpdate, nil, r)
+	return t.update(ctx, RebuyUpdate, r.Key, nil, r)
 }
 
 // Deal records a deal the director approved.
 func (t *Tournament) Deal(ctx context.Context, r DealRequest) (DealRecord, error) {
 	var d DealRecord
-	return d, t.update(ctx, DealUpdate, &d, r)
+	return d, t.update(ctx, DealUpdate, r.Key, &d, r)
 }
 
 // Result waits for the end (following the runs that continued as new) and returns the places and

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
 // TableController is the table.Controller of a table process: Report sends the hands to the
@@ -49,7 +50,7 @@ func (c *TableController) Report(ctx context.Context, tableID string, results []
 		WorkflowID:   tableID,
 		UpdateID:     id,
 		UpdateName:   ReportUpdate,
-		Args:         []any{ReportRequest{Results: results}},
+		Args:         []any{director.ReportRequest{Results: results}},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	var st table.State

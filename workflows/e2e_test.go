@@ -19,6 +19,7 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -32,6 +33,56 @@ type checkingController struct {
 	errs      []string
 	state     map[string]table.State // the last State each table got
 	penalised map[string]int         // hands dealt to each player while Penalised
+
+	// gate, when set, holds every report once the tables have dealt gateAt hands, until the test
+	// opens it: the tournament's view stands still while the test looks at it and acts on it.
+	gateAt int64
+	gate   chan struct{}
+}
+
+// holdAt makes the tables stop reporting once they have dealt hands hands; the returned function
+// lets them go on.
+func (c *checkingController) holdAt(hands int64) (release func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gate := make(chan struct{})
+	c.gateAt, c.gate = hands, gate
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.gate == gate {
+				c.gate = nil
+			}
+			close(gate)
+		})
+	}
+}
+
+// held reports whether the gate is holding the tables.
+func (c *checkingController) held() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gate != nil && c.hands >= c.gateAt
+}
+
+func (c *checkingController) wait(ctx context.Context) error {
+	c.mu.Lock()
+	gate := c.gate
+	if gate == nil || c.hands < c.gateAt {
+		gate = nil
+	}
+	c.mu.Unlock()
+	if gate == nil {
+		return nil
+	}
+	select {
+	case <-gate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func newCheckingController(inner table.Controller) *checkingController {
@@ -39,6 +90,9 @@ func newCheckingController(inner table.Controller) *checkingController {
 }
 
 func (c *checkingController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+	if err := c.wait(ctx); err != nil {
+		return table.State{}, err
+	}
 	st, err := c.inner.Report(ctx, tableID, results)
 	if err != nil {
 		return st, err
@@ -108,13 +162,13 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 		}
 		defer f.Close()
 		var mu sync.Mutex
-		trace = func(ev TableEvent) {
+		traceEvents = func(ev director.TableEvent) {
 			mu.Lock()
 			defer mu.Unlock()
 			b, _ := json.Marshal(ev)
 			_, _ = f.Write(append(b, '\n'))
 		}
-		defer func() { trace = nil }()
+		defer func() { traceEvents = nil }()
 	}
 	c, host, check := startServer(t, nil)
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
@@ -130,46 +184,74 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 		// Small histories, so that both kinds of workflow continue as new on the way.
 		ContinueAsNewAfter: 600, TableContinueAsNewAfter: 150,
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// A deadline for a machine many times slower than this one (the test takes seconds here); the
+	// test never races the tables: it holds them while it looks and acts.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	start := time.Now()
+	release := check.holdAt(100)
+	defer func() { release() }()
 	tour, err := StartTournament(ctx, c, "e2e-100", "", spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	// Once play is under way, the director pauses the clock, excludes a chip leader for 2 rounds
-	// (P2), disqualifies another player (P4), and resumes. A player may bust between the standings
-	// and the sanction (a table finishes its hands before it pauses): then the next one is taken.
+	// Once play is under way (the tables are held after 100 hands, and again every 50 hands until
+	// a chip leader has doubled up), the director pauses the clock, excludes a chip leader for 2
+	// rounds (P2), disqualifies another player (P4), and resumes. A player may bust between the
+	// standings and the sanction (a table finishes its hands before it pauses): then the next one
+	// is taken.
 	var st []Standing
 	for {
-		var err error
-		st, err = tour.Standings(ctx)
-		p, err2 := tour.Progress(ctx)
-		if err != nil || err2 != nil { // the workflow has not set its queries yet
+		for !check.held() {
 			if ctx.Err() != nil {
 				dumpFailures(t, c, tour.ID)
-				t.Fatal(err, err2)
+				t.Fatal("the tables never reached the gate:", ctx.Err())
 			}
 			time.Sleep(20 * time.Millisecond)
-			continue
 		}
-		if p.HandsPlayed > 100 && p.PlayersLeft > 30 && st[0].Stack > 2*turbo.StartingStack {
+		var err error
+		st, err = tour.Standings(ctx)
+		if err != nil {
+			dumpFailures(t, c, tour.ID)
+			t.Fatal(err)
+		}
+		p, err := tour.Progress(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.PlayersLeft <= 30 {
+			t.Fatalf("%d players left at %d hands, before any chip leader doubled up", p.PlayersLeft, p.HandsPlayed)
+		}
+		if st[0].Stack > 2*turbo.StartingStack {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		check.mu.Lock()
+		next := check.hands + 50
+		check.mu.Unlock()
+		old := release
+		release = check.holdAt(next)
+		old()
 	}
+	// Paused while the tables are held: each stops at its next report.
 	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "director"}); err != nil {
 		t.Fatal(err)
 	}
+	release()
 	give := func(from int, r SanctionRequest) (string, SanctionRecord) {
 		for i := from; i < len(st); i++ {
-			if st[i].Status == Out {
+			if st[i].Status == director.Out {
 				continue
 			}
 			r.Player = st[i].Player
+			r.Key = fmt.Sprintf("%s-%s", r.Kind, r.Player) // the director's idempotency key
 			rec, err := tour.Sanction(ctx, r)
 			if err == nil && rec.Applied {
+				// The director's tool retries (a lost answer): the same sanction, applied once (P6).
+				again, err := tour.Sanction(ctx, r)
+				if err != nil || again.Ref != rec.Ref {
+					t.Errorf("the retried sanction on %s: %+v, %v; the first was %d", r.Player, again, err, rec.Ref)
+				}
 				return r.Player, rec
 			}
 			t.Logf("sanction on %s: %v %s", r.Player, err, rec.Error)
@@ -196,10 +278,15 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
+	// The State query shows no seed nor draw counter (they predict every later draw).
+	var shown director.TournamentState
+	if err := tour.query(ctx, StateQuery, &shown); err != nil || shown.Seed != 0 || shown.Draws != 0 || shown.Spec.Seed != 0 {
+		t.Errorf("the State query: seed %d, draws %d, spec seed %d (%v)", shown.Seed, shown.Draws, shown.Spec.Seed, err)
+	}
 	t.Logf("100 players: %d hands, %d tables, %d hand-for-hand rounds, in %v", res.HandsPlayed, res.Tables, res.HandForHandRounds, elapsed.Round(time.Millisecond))
 	if res.HandForHandRounds == 0 {
 		t.Error("no hand-for-hand round on the bubble (R7)")
-		var st TournamentState
+		var st director.TournamentState
 		if err := tour.query(ctx, StateQuery, &st); err == nil {
 			t.Logf("h4h %+v, %d busts groups, paid %d, spec before %d", st.HandForHand, len(st.Busts), len(st.Payouts.Prizes), st.Spec.HandForHandBefore)
 		}
@@ -214,7 +301,7 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 	}
 	tablesContinued := 0
 	for id := floor.TableID(1); id <= floor.TableID(res.Tables); id++ {
-		if continued(ctx, t, c, TableWorkflowID(tour.ID, id)) {
+		if continued(ctx, t, c, director.TableWorkflowID(tour.ID, id)) {
 			tablesContinued++
 		}
 	}
@@ -237,6 +324,9 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 
 	checkPlaces(t, res, 100, 100*(11000-1000))
 
+	if len(res.Sanctions) != 2 {
+		t.Errorf("%d sanctions recorded, want the exclusion and the disqualification once each", len(res.Sanctions))
+	}
 	// P2, P3: 2 rounds at a table of n are 2n hands, all dealt with the player away.
 	var ex, dqr *floor.Sanction
 	for i := range res.Sanctions {
@@ -290,7 +380,7 @@ func dumpFailures(t *testing.T, c client.Client, id string) {
 			return
 		}
 		if f := ev.GetWorkflowTaskFailedEventAttributes(); f != nil {
-			t.Logf("%s: workflow task failed: %s", id, f.GetFailure().GetMessage())
+			t.Logf("%s: workflow task failed (%v): %s", id, f.GetCause(), f.GetFailure().GetMessage())
 			if st := f.GetFailure().GetStackTrace(); st != "" {
 				t.Log(st)
 			}

@@ -87,6 +87,18 @@ func (h *LocalTableHost) DeleteTable(ctx context.Context, id string) error {
 	}
 }
 
+// ReplaceTable stops the table's goroutine, if it still runs, and starts a new one, which takes
+// up from the table's workflow (the hand the old one was dealing is void, D4).
+func (h *LocalTableHost) ReplaceTable(ctx context.Context, t HostedTable) error {
+	if err := h.DeleteTable(ctx, t.ID); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	delete(h.tables, t.ID)
+	h.mu.Unlock()
+	return h.CreateTable(ctx, t)
+}
+
 // Running is the number of tables whose goroutine runs.
 func (h *LocalTableHost) Running() int {
 	h.mu.Lock()

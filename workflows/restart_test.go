@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,14 +17,19 @@ import (
 // idleHost starts no table process: the tournament's clock runs with nobody dealing.
 type idleHost struct{}
 
-func (idleHost) CreateTable(context.Context, HostedTable) error { return nil }
-func (idleHost) DeleteTable(context.Context, string) error      { return nil }
+func (idleHost) CreateTable(context.Context, HostedTable) error  { return nil }
+func (idleHost) DeleteTable(context.Context, string) error       { return nil }
+func (idleHost) ReplaceTable(context.Context, HostedTable) error { return nil }
 
 // TestClockKeepsScheduleAcrossWorkerRestart stops the only worker in the middle of level 1 and
 // starts a new one, with an empty cache, after level 2 was due: the new worker rebuilds the
-// tournament from its history (the level change it missed is made as soon as it runs), and every
-// later level changes at the time the schedule gave at the start (B3). The whole history then
-// replays without a nondeterminism error.
+// tournament from its history and makes the level change it missed in its first workflow task, and
+// every timer the tournament ever started, before the outage or after it, aims at a time of the
+// schedule the start gave (B3). The whole history then replays without a nondeterminism error.
+//
+// Nothing here depends on the machine's speed: the times compared are the server's own (the
+// history's event times, which are workflow.Now), and the waits are lower bounds (the outage spans
+// level 2's start) or polls with a deadline far beyond what a slow machine needs.
 func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
@@ -34,43 +40,70 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	w1 := srv.NewWorker(TaskQueue, register)
 
 	spec := clockSpec()
-	spec.Structure.Speed = 300 // a 10-minute level lasts 2 seconds, the break 1
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	spec.Structure.Speed = 150 // a 10-minute level lasts 4 seconds, the break 2
+	s := time.Second
+	schedule := []time.Duration{0, 4 * s, 8 * s, 10 * s, 14 * s} // the start of each period
+	lastEnds := 18 * s                                           // the last level's end: its timer finds nothing to change
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	tour, err := StartTournament(ctx, c, "restart", "", spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	clock := waitClock(ctx, t, tour, func(v ClockView) bool { return len(v.Changes) >= 1 })
 	w1.Stop()
 	worker.PurgeStickyWorkflowCache()
-	time.Sleep(2 * time.Second) // level 2 was due at 2 seconds
+	if since := time.Since(clock.Started); since >= schedule[1] {
+		t.Fatalf("the first worker ran until %v, past level 2's start at %v: no outage to test", since, schedule[1])
+	}
+	// The outage lasts until level 2 is due, and a while after.
+	time.Sleep(time.Until(clock.Started.Add(schedule[1] + s)))
+	restart := time.Now()
 	srv.NewWorker(TaskQueue, register)
-	time.Sleep(5500 * time.Millisecond) // to 8.5 seconds: level 4, the last, began at 7
+	clock = waitClock(ctx, t, tour, func(v ClockView) bool { return v.State.Period == 4 })
 
-	clock, err := tour.Clock(ctx)
+	if len(clock.Changes) != len(schedule) {
+		t.Fatalf("level changes %+v", clock.Changes)
+	}
+	hist, err := historyOf(ctx, c, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := time.Second
-	want := []time.Duration{0, 2 * s, 4 * s, 5 * s, 7 * s}
-	if len(clock.Changes) != len(want) {
-		t.Fatalf("level changes %+v", clock.Changes)
-	}
-	for i, w := range want {
-		got := clock.Changes[i].At.Sub(clock.Started)
-		late := got - w
-		// The change due while no worker ran is late by the outage; the others keep the schedule.
-		tolerance := 400 * time.Millisecond
-		if i == 1 {
-			tolerance = 3 * s
+	// Every timer aims at the end of a period of the schedule, counted from the start: none drifts
+	// with the outage or with a late task.
+	var taskStarted time.Time
+	aimed := map[time.Duration]int{}
+	var tasksAfterRestart []time.Time
+	for _, ev := range hist.GetEvents() {
+		at := ev.GetEventTime().AsTime()
+		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+			taskStarted = at // workflow.Now in the task
+			if !at.Before(restart) {
+				tasksAfterRestart = append(tasksAfterRestart, at)
+			}
+		case enums.EVENT_TYPE_TIMER_STARTED:
+			fire := taskStarted.Add(ev.GetTimerStartedEventAttributes().GetStartToFireTimeout().AsDuration()).Sub(clock.Started)
+			if !slices.Contains(schedule[1:], fire) && fire != lastEnds {
+				t.Errorf("a timer aims at %v from the start, not at a period of the schedule %v", fire, schedule[1:])
+			}
+			aimed[fire]++
 		}
-		if clock.Changes[i].Period != i || late < 0 || late > tolerance {
-			t.Errorf("change %d: period %d at %v, scheduled at %v", i, clock.Changes[i].Period, got, w)
+	}
+	for _, at := range schedule[1:] {
+		if aimed[at] == 0 {
+			t.Errorf("no timer aimed at the period starting at %v", at)
 		}
 	}
-	if clock.State.Period != 4 {
-		t.Errorf("clock now: %+v", clock.State)
+	for i, ch := range clock.Changes {
+		late := ch.At.Sub(clock.Started) - schedule[i]
+		if ch.Period != i || late < 0 {
+			t.Errorf("change %d: period %d at %v, scheduled at %v", i, ch.Period, ch.At.Sub(clock.Started), schedule[i])
+		}
+	}
+	// Level 2, due while no worker ran, changed in the new worker's first workflow task.
+	if len(tasksAfterRestart) == 0 || !clock.Changes[1].At.Equal(tasksAfterRestart[0]) {
+		t.Errorf("level 2 changed at %v, the new worker's first task ran at %v", clock.Changes[1].At, tasksAfterRestart)
 	}
 	if err := c.CancelWorkflow(ctx, tour.ID, ""); err != nil {
 		t.Fatal(err)
@@ -83,14 +116,30 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	replayer := worker.NewWorkflowReplayer()
 	replayer.RegisterWorkflow(TournamentWorkflow)
 	replayer.RegisterWorkflow(TableWorkflow)
-	hist, err := historyOf(ctx, c, tour.ID)
+	hist, err = historyOf(ctx, c, tour.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := replayer.ReplayWorkflowHistoryWithOptions(nil, hist, worker.ReplayWorkflowHistoryOptions{
 		OriginalExecution: workflow.Execution{ID: tour.ID},
 	}); err != nil {
+		dumpFailures(t, c, tour.ID)
 		t.Fatalf("replay: %v", err)
+	}
+}
+
+// waitClock polls the tournament's clock until done holds; only ctx's deadline ends the wait.
+func waitClock(ctx context.Context, t *testing.T, tour *Tournament, done func(ClockView) bool) ClockView {
+	t.Helper()
+	for {
+		v, err := tour.Clock(ctx)
+		if err == nil && done(v) {
+			return v
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("clock %+v, %v: %v", v, err, ctx.Err())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

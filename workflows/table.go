@@ -7,11 +7,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
-
-// DefaultTableMaxWait is how long a report waits in the TableWorkflow for the table to be allowed
-// to deal (a break, a pause, hand-for-hand, players to arrive) before it answers Wait.
-const DefaultTableMaxWait = 20 * time.Second
 
 // TableWorkflow holds one table's state between hands (seats, stacks, button and blinds, hand
 // number, level, penalties, orders not yet applied). The table process reports hands through the
@@ -20,14 +17,14 @@ const DefaultTableMaxWait = 20 * time.Second
 // order) before anything is written. Between hands it applies the tournament's orders, and it
 // tells the tournament only what changes the tournament (TableEvent). It continues as new when
 // Temporal suggests it, between reports.
-func TableWorkflow(ctx workflow.Context, st TableState) error {
+func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	// Orders are taken from the channel only by ReceiveAsync, where they are needed: a goroutine
 	// blocked in Receive would be handed a signal it might not run to take before the run ends.
 	w := &tableWorkflow{st: &st, orders: workflow.GetSignalChannel(ctx, OrdersSignal)}
 	if w.st.MaxWait <= 0 {
-		w.st.MaxWait = DefaultTableMaxWait
+		w.st.MaxWait = director.DefaultTableMaxWait
 	}
-	if err := workflow.SetQueryHandler(ctx, TableStateQuery, func() (TableState, error) { return *w.st, nil }); err != nil {
+	if err := workflow.SetQueryHandler(ctx, TableStateQuery, func() (director.TableState, error) { return *w.st, nil }); err != nil {
 		return err
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ReportUpdate, w.report, workflow.UpdateHandlerOptions{
@@ -48,11 +45,11 @@ func TableWorkflow(ctx workflow.Context, st TableState) error {
 		}
 		if w.st.Closed() {
 			// Nobody is dealing (no report in flight): the last orders apply now.
-			var ev TableEvent
+			var ev director.TableEvent
 			acked := w.st.Acked
 			w.st.ApplyOrders(&ev)
 			ev.Closed = true
-			w.st.Event(&ev, acked)
+			w.st.Event(&ev, acked, workflow.Now(ctx))
 			w.send(ctx, ev)
 			w.flush(ctx)
 			return nil
@@ -67,9 +64,9 @@ func TableWorkflow(ctx workflow.Context, st TableState) error {
 }
 
 // drain takes in the orders waiting in the channel.
-func drain(orders workflow.ReceiveChannel, st *TableState) {
+func drain(orders workflow.ReceiveChannel, st *director.TableState) {
 	for {
-		var batch []Order
+		var batch []director.Order
 		if !orders.ReceiveAsync(&batch) {
 			return
 		}
@@ -78,7 +75,7 @@ func drain(orders workflow.ReceiveChannel, st *TableState) {
 }
 
 type tableWorkflow struct {
-	st      *TableState
+	st      *director.TableState
 	orders  workflow.ReceiveChannel
 	reports int // reports in flight
 	sending int // events being signalled
@@ -90,11 +87,11 @@ func (w *tableWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 	return info.GetContinueAsNewSuggested() || (w.st.ContinueAsNewAfter > 0 && info.GetCurrentHistoryLength() > w.st.ContinueAsNewAfter)
 }
 
-func (w *tableWorkflow) validate(ctx workflow.Context, req ReportRequest) error {
+func (w *tableWorkflow) validate(ctx workflow.Context, req director.ReportRequest) error {
 	if w.st.Closing {
 		return nil // the answer is Close, whatever was reported
 	}
-	var ev TableEvent
+	var ev director.TableEvent
 	if err := w.st.Clone().ApplyResults(req.Results, &ev); err != nil {
 		return temporal.NewNonRetryableApplicationError(err.Error(), rejectedErrorType, nil)
 	}
@@ -115,10 +112,10 @@ func lastHand(rs []table.HandResult) int64 {
 // report acknowledges hands, applies the orders waiting, and answers what the table does next. When
 // the table may not deal (a break, a pause, hand-for-hand, too few players), it waits here, in
 // the workflow, for an order that changes that, so that a waiting table costs no polling.
-func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.State, error) {
+func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (table.State, error) {
 	w.reports++
 	defer func() { w.reports-- }()
-	var ev TableEvent
+	var ev director.TableEvent
 	acked := w.st.Acked
 	if !w.st.Closing {
 		if err := w.st.ApplyResults(req.Results, &ev); err != nil {
@@ -130,9 +127,11 @@ func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.S
 		drain(w.orders, w.st)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
-		if w.st.Event(&ev, acked) {
+		if w.st.Event(&ev, acked, workflow.Now(ctx)) {
 			w.send(ctx, ev)
-			ev, acked = TableEvent{}, w.st.Acked
+			ev, acked = director.TableEvent{}, w.st.Acked
+		} else if len(w.st.Undelivered) > 0 && w.sending == 0 {
+			w.resend(ctx)
 		}
 		left := deadline.Sub(workflow.Now(ctx))
 		if next.Directive != table.Wait || left <= 0 || w.continueAsNewDue(ctx) {
@@ -153,12 +152,28 @@ func (w *tableWorkflow) report(ctx workflow.Context, req ReportRequest) (table.S
 // send signals the tournament without waiting, and again while the signal fails (the tournament
 // may be between two runs: continue-as-new): events carry sequence numbers, so neither a repeat
 // nor the order of arrival matters.
-func (w *tableWorkflow) send(ctx workflow.Context, ev TableEvent) {
-	w.sending++
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		defer func() { w.sending-- }()
-		retrySignal(ctx, w.st.Tournament, TableEventSignal, ev, nil)
-	})
+//
+// An event whose every attempt failed is kept (TableState.Undelivered) and goes again before the
+// next one, so that the tournament, which takes each table's events in sequence, never waits on a
+// gap.
+func (w *tableWorkflow) send(ctx workflow.Context, ev director.TableEvent) {
+	w.st.Undelivered = append(w.st.Undelivered, ev)
+	w.resend(ctx)
+}
+
+// resend signals the events not yet delivered, each in a goroutine of its own.
+func (w *tableWorkflow) resend(ctx workflow.Context) {
+	events := w.st.Undelivered
+	w.st.Undelivered = nil
+	for _, ev := range events {
+		w.sending++
+		workflow.Go(ctx, func(ctx workflow.Context) {
+			defer func() { w.sending-- }()
+			if !retrySignal(ctx, w.st.Tournament, TableEventSignal, ev, nil) {
+				w.st.Undelivered = append(w.st.Undelivered, ev)
+			}
+		})
+	}
 }
 
 // maxSignalAttempts bounds the attempts to signal a workflow that is gone for good (a tournament

@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -17,10 +20,10 @@ const testTable = "t/table-001"
 
 // threePlayers is a 6-seat table of a, b and c in seats 0 to 2 with 1,000 chips each, button drawn
 // in seat 0, not yet dealt.
-func threePlayers() TableState {
-	return TableState{
+func threePlayers() director.TableState {
+	return director.TableState{
 		Tournament: "t", ID: testTable, Number: 1, Config: engine.Config{Seats: 6},
-		Seats: []TableSeat{
+		Seats: []director.TableSeat{
 			{Seat: 0, Player: "a", Stack: 1000},
 			{Seat: 1, Player: "b", Stack: 1000},
 			{Seat: 2, Player: "c", Stack: 1000},
@@ -67,11 +70,11 @@ func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
 						out[i].st = st
 					}
 				},
-			}, ReportRequest{Results: r.results})
+			}, director.ReportRequest{Results: r.results})
 		}, time.Duration(i+1)*time.Second)
 	}
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(OrdersSignal, []Order{{Seq: 1, Close: &CloseTableOrder{}}})
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
 	}, time.Duration(len(reqs)+1)*time.Second)
 	return out
 }
@@ -89,9 +92,9 @@ func TestTableWorkflowReports(t *testing.T) {
 	ts.SetLogger(quietSDKLogger())
 	env := ts.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(TableWorkflow)
-	var events []TableEvent
+	var events []director.TableEvent
 	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		events = append(events, args.Get(4).(TableEvent))
+		events = append(events, args.Get(4).(director.TableEvent))
 	})
 
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000))
@@ -145,7 +148,7 @@ func TestTableWorkflowReports(t *testing.T) {
 	if st, err := out[len(out)-1].st, out[len(out)-1].err; err != nil || st.HandNumber != 2 || len(st.Seats) != 2 || st.Positions != h2.Positions || st.FirstHand {
 		t.Errorf("hand 2: %+v, %v", st, err)
 	}
-	var busts []BustGroup
+	var busts []director.BustGroup
 	for _, ev := range events {
 		busts = append(busts, ev.Busts...)
 	}
@@ -158,5 +161,49 @@ func TestTableWorkflowReports(t *testing.T) {
 	last := events[len(events)-1]
 	if !last.Closed || last.HandsPlayed != 2 || last.Seats[0] != "a" || last.Stacks[0] != 2200 || last.Seats[2] != "" {
 		t.Errorf("last event %+v", last)
+	}
+}
+
+// TestTableEventsSurviveFailedSignals: an event whose signal fails every attempt (the tournament
+// unreachable for minutes) is kept and sent again before the next one, so that the tournament,
+// which takes a table's events in sequence, gets every one and never waits on a gap.
+func TestTableEventsSurviveFailedSignals(t *testing.T) {
+	var ts testsuite.WorkflowTestSuite
+	ts.SetLogger(quietSDKLogger())
+	env := ts.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(TableWorkflow)
+	var seqs []int
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		seqs = append(seqs, args.Get(4).(director.TableEvent).Seq)
+	})
+	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
+		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
+	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
+		engine.Elimination{Seat: 1, ID: "b", StartingStack: 1000})
+	send := func(at time.Duration, id string, rs ...table.HandResult) {
+		env.RegisterDelayedCallback(func() {
+			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
+				OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },
+				OnComplete: func(_ any, e error) {
+					if e != nil {
+						t.Errorf("report %s: %v", id, e)
+					}
+				},
+			}, director.ReportRequest{Results: rs})
+		}, at)
+	}
+	send(time.Second, testTable+"/1", h1)    // event 1: its signal fails every attempt
+	send(30*time.Minute, testTable+"/2", h2) // event 2, after the attempts ran out
+	env.RegisterDelayedCallback(func() {     // event 3: closed
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
+	}, 31*time.Minute)
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(seqs)
+	if !slices.Equal(seqs, []int{1, 2, 3}) {
+		t.Errorf("the tournament got events %v, want 1, 2 and 3", seqs)
 	}
 }

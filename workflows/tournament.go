@@ -4,21 +4,26 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // TournamentInput is the TournamentWorkflow's input: the spec of a new tournament, or the state a
 // run handed on when it continued as new.
 type TournamentInput struct {
-	Spec  TournamentSpec   `json:"spec"`
-	State *TournamentState `json:"state,omitempty"`
+	Spec  TournamentSpec            `json:"spec"`
+	State *director.TournamentState `json:"state,omitempty"`
 }
+
+// traceEvents, when set (in tests), sees every table event the tournament applies.
+var traceEvents func(ev director.TableEvent)
 
 // closeWait is how long the end waits for the tables to confirm they closed.
 const closeWait = time.Minute
@@ -47,16 +52,16 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 			}
 		}
 		var err error
-		s, err = newTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
+		s, err = director.NewTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
 		if err != nil {
 			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
 		}
 		s.Tick(workflow.Now(ctx))
 	}
-	s.reindex()
 	if in.State != nil {
-		s.resend()
+		s.Resend()
 	}
+	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}
 	if err := w.register(ctx); err != nil {
 		return TournamentResult{}, err
@@ -82,11 +87,17 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		}
 		w.armClock(ctx)
 		w.wake = false
-		if err := workflow.Await(ctx, func() bool {
+		err := workflow.Await(ctx, func() bool {
 			return w.events.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
-		}); err != nil {
+		})
+		if err == nil {
+			// Await returns as soon as its condition holds, even when the tournament is cancelled:
+			// a cancelled clock timer is ready at once, and without this the loop would spin.
+			err = ctx.Err()
+		}
+		if err != nil {
 			w.cancelled(ctx)
-			return TournamentResult{}, err
+			return TournamentResult{}, temporal.NewCanceledError()
 		}
 		w.process(ctx)
 	}
@@ -112,9 +123,9 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 }
 
 type tournamentWorkflow struct {
-	s      *TournamentState
+	s      *director.TournamentState
 	events workflow.ReceiveChannel
-	inbox  []TableEvent
+	inbox  []director.TableEvent
 	wake   bool // a handler changed the state: step and send
 
 	timer   workflow.Future
@@ -136,7 +147,7 @@ func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 // process takes the news in and does the floor's work.
 func (w *tournamentWorkflow) process(ctx workflow.Context) {
 	for {
-		var ev TableEvent
+		var ev director.TableEvent
 		if !w.events.ReceiveAsync(&ev) {
 			break
 		}
@@ -161,7 +172,7 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	s.NewTables = nil
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
-		t := s.table(b.Table)
+		t := s.Table(b.Table)
 		if t == nil || !t.Started {
 			kept = append(kept, b)
 			continue
@@ -171,22 +182,29 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	}
 	s.Outbox = kept
 	for _, id := range s.Deleting {
-		t := s.table(id)
+		t := s.Table(id)
 		actx := tableActivityOptions(ctx, "delete/"+t.WorkflowID)
 		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
 	}
 	s.Deleting = nil
+	for _, id := range s.Replacing {
+		t := s.Table(id)
+		workflow.GetLogger(ctx).Warn("table silent past its deadline: replacing its host", "table", t.WorkflowID, "replaced", t.Replaced)
+		actx := tableActivityOptions(ctx, fmt.Sprintf("replace/%s/%d", t.WorkflowID, t.Replaced))
+		w.track(workflow.ExecuteActivity(actx, ReplaceTableActivity, w.hosted(id)))
+	}
+	s.Replacing = nil
 }
 
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
 // continue-as-new); the table applies each order once, whatever the repeats and their order. A
 // table that was told to close and has ended takes no more.
-func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []Order) {
+func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []director.Order) {
 	w.sending++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.sending--; w.wake = true }()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		gone := func() bool { t := w.s.table(id); return t.Closing || t.Closed }
+		gone := func() bool { t := w.s.Table(id); return t.Closing || t.Closed }
 		retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
 	})
 }
@@ -205,7 +223,7 @@ func (w *tournamentWorkflow) track(f workflow.Future) {
 // its process; the table's orders go once it has started.
 func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) {
 	s := w.s
-	t := s.table(id)
+	t := s.Table(id)
 	in := s.TableInput(id)
 	// The table outlives this run, and a cancelled tournament does not cancel its tables: they
 	// take a Close order.
@@ -215,10 +233,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
-	host := HostedTable{ID: t.WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation}
-	if s.Spec.Seed != 0 {
-		host.DeckSeed = mix(s.Seed, 1<<40+uint64(id))
-	}
+	host := w.hosted(id)
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
@@ -226,7 +241,7 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 			workflow.GetLogger(gctx).Error("table workflow did not start", "table", t.WorkflowID, "error", err)
 			return
 		}
-		s.table(id).Started = true
+		s.Table(id).Started = true
 		actx := tableActivityOptions(gctx, "create/"+host.ID)
 		if err := workflow.ExecuteActivity(actx, CreateTableActivity, host).Get(gctx, nil); err != nil {
 			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
@@ -234,10 +249,16 @@ func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) 
 	})
 }
 
+// hosted is what table id's process needs to start.
+func (w *tournamentWorkflow) hosted(id floor.TableID) HostedTable {
+	s := w.s
+	return HostedTable{ID: s.Table(id).WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation, DeckSeed: s.DeckSeed(id)}
+}
+
 // cancelled closes the tables of a tournament cancelled before its end.
 func (w *tournamentWorkflow) cancelled(ctx workflow.Context) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	w.s.finish(workflow.Now(dctx))
+	w.s.Finish(workflow.Now(dctx))
 	w.send(dctx)
 	_ = w.waitSent(dctx)
 }
@@ -321,7 +342,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		PayoutsQuery:   func() (PayoutsView, error) { return s.PayoutsView(), nil },
 		SanctionsQuery: func() ([]SanctionRecord, error) { return s.Sanctions, nil },
 		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
-		StateQuery:     func() (*TournamentState, error) { return s, nil },
+		StateQuery:     func() (*director.TournamentState, error) { return s.Redacted(), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
@@ -329,16 +350,24 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		}
 	}
 	changed := func() { w.wake = true }
+	// key is the idempotency key of the director's update being run: its Update ID (P6: a retried
+	// re-entry, rebuy or sanction is applied once, also after a continue-as-new).
+	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
 	err := errors.Join(
 		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
+				r.Key = key(ctx)
 				s.Clock(r, workflow.Now(ctx))
 				changed()
 				return s.ClockView(workflow.Now(ctx)), nil
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error { return s.VerifyClock(r) }}),
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error {
+				r.Key = key(ctx)
+				return s.VerifyClock(r)
+			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate,
 			func(ctx workflow.Context, r SanctionRequest) (SanctionRecord, error) {
+				r.Key = key(ctx)
 				ref := s.GiveSanction(r, workflow.Now(ctx))
 				changed()
 				// The record is complete once the table has applied it (P2, P4, P5).
@@ -348,33 +377,47 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				return s.Sanctions[ref], nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error {
+				r.Key = key(ctx)
 				return s.VerifySanction(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate,
 			func(ctx workflow.Context, r RegisterRequest) (string, error) {
+				r.Key = key(ctx)
 				id := s.Register(r)
 				changed()
 				return id, nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error {
+				r.Key = key(ctx)
 				return s.VerifyRegister(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate,
 			func(ctx workflow.Context, r RebuyRequest) error {
-				s.Rebuy(r)
+				r.Key = key(ctx)
+				ref := s.Rebuy(r)
 				changed()
+				// The chips are the player's once his table has checked his stack after its hand.
+				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return s.RebuyLog[ref].Done })
+				if rec := s.RebuyLog[ref]; rec.Refused != "" {
+					return temporal.NewNonRetryableApplicationError(rec.Refused, "RebuyRefused", nil)
+				}
 				return nil
 			},
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error {
+				r.Key = key(ctx)
 				return s.VerifyRebuy(r, workflow.Now(ctx))
 			}}),
 		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate,
 			func(ctx workflow.Context, r DealRequest) (DealRecord, error) {
+				r.Key = key(ctx)
 				d := s.MakeDeal(r, workflow.Now(ctx))
 				changed()
 				return d, nil
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return s.VerifyDeal(r) }}),
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error {
+				r.Key = key(ctx)
+				return s.VerifyDeal(r)
+			}}),
 	)
 	return err
 }

@@ -18,6 +18,10 @@ type TableHost interface {
 	CreateTable(ctx context.Context, t HostedTable) error
 	// DeleteTable makes sure nothing deals at the table any more.
 	DeleteTable(ctx context.Context, id string) error
+	// ReplaceTable makes sure a new process deals at the table: the old one, hung or gone, is
+	// stopped first. The new one takes up from the TableWorkflow's state; the hand the old one was
+	// dealing is void (D4).
+	ReplaceTable(ctx context.Context, t HostedTable) error
 }
 
 // HostedTable is what a table process needs to start.
@@ -48,6 +52,11 @@ func (a *TableActivities) DeleteTable(ctx context.Context, id string) error {
 	return a.Host.DeleteTable(ctx, id)
 }
 
+// ReplaceTable is the activity that replaces a silent table's process.
+func (a *TableActivities) ReplaceTable(ctx context.Context, t HostedTable) error {
+	return a.Host.ReplaceTable(ctx, t)
+}
+
 // tableActivityOptions: a table host answers quickly; retry until it does.
 func tableActivityOptions(ctx workflow.Context, id string) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -59,6 +68,7 @@ func tableActivityOptions(ctx workflow.Context, id string) workflow.Context {
 
 // The activities' registered names.
 const (
-	CreateTableActivity = "CreateTable"
-	DeleteTableActivity = "DeleteTable"
+	CreateTableActivity  = "CreateTable"
+	DeleteTableActivity  = "DeleteTable"
+	ReplaceTableActivity = "ReplaceTable"
 )

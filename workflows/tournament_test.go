@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -41,6 +42,7 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterActivity(&TableActivities{})
 	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(ReplaceTableActivity, mock.Anything, mock.Anything).Return(nil)
 	return env
 }
 
@@ -123,18 +125,18 @@ func TestClockLevelsAtScheduledTimes(t *testing.T) {
 	}
 }
 
-func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.TableID) TableState {
+func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.TableID) director.TableState {
 	t.Helper()
-	v, err := env.QueryWorkflowByID(TableWorkflowID(testWorkflowID, id), TableStateQuery)
+	v, err := env.QueryWorkflowByID(director.TableWorkflowID(testWorkflowID, id), TableStateQuery)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st TableState
+	var st director.TableState
 	if err := v.Get(&st); err != nil {
 		t.Fatal(err)
 	}
 	// Orders apply between hands, when the table reports; nobody deals here, so apply them as the
 	// next report would.
-	st.ApplyOrders(&TableEvent{})
+	st.ApplyOrders(&director.TableEvent{})
 	return st
 }

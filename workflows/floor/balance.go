@@ -58,7 +58,8 @@ type Plan struct {
 	Broken []TableID `json:"broken,omitempty"`
 	Moves  []Move    `json:"moves,omitempty"`
 	// Unbalanced is set when no legal move could bring the tables within the threshold. It can
-	// happen only with tables of different sizes; the short tables wait (TablesToHold).
+	// happen only with tables of different sizes (the emptiest are full), after the moves that
+	// narrow the spread among the others; the short tables wait (TablesToHold).
 	Unbalanced bool `json:"unbalanced,omitempty"`
 }
 
@@ -377,11 +378,16 @@ func (st *floorState) balance(threshold int, plan *Plan) {
 			return
 		}
 		src := st.index(st.buckets[hi].next(0))
+		// The emptiest table with a free seat takes him. With mixed table sizes the emptiest may be
+		// full: then the next emptiest that still narrows the spread, one with at most hi-2 players
+		// (the move makes no new fullest table, so the sum of squared counts falls and this ends).
 		dst, to := -1, Seat(0)
-		for r := st.buckets[lo].next(0); r >= 0; r = st.buckets[lo].next(r + 1) {
-			if s := BalanceSeat(st.table(st.index(r))); s != 0 {
-				dst, to = st.index(r), s
-				break
+		for c := lo; c <= hi-2 && dst < 0; c++ {
+			for r := st.buckets[c].next(0); r >= 0; r = st.buckets[c].next(r + 1) {
+				if s := BalanceSeat(st.table(st.index(r))); s != 0 {
+					dst, to = st.index(r), s
+					break
+				}
 			}
 		}
 		if dst < 0 {

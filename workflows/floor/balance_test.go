@@ -148,6 +148,40 @@ func TestBalanceTablesUnbalancedR3(t *testing.T) { // rule R3: a full short tabl
 	}
 }
 
+// TestBalanceTablesMixedSizesNarrowR3: when the emptiest table is a full short one, the floor still
+// balances the others (rule R3: the spread that a move can narrow is narrowed).
+func TestBalanceTablesMixedSizesNarrowR3(t *testing.T) { // rule R3
+	tests := []struct {
+		name   string
+		tables []Table
+		want   []int
+	}{
+		{"full 6-max, 9 and 7 at 9-max", []Table{seats(1, "abcdef", 1), seats(2, "ABCDEFGHI", 1), seats(3, "klmnopq..", 1)}, []int{6, 8, 8}},
+		{"full 4-max, 10 and 6 at 10-max", []Table{seats(1, "abcd", 1), seats(2, "ABCDEFGHIJ", 1), seats(3, "klmnop....", 1)}, []int{4, 8, 8}},
+		{"full 3-max, 9, 9 and 5", []Table{seats(1, "abc", 1), seats(2, "ABCDEFGHI", 1), seats(3, "KLMNOPQRS", 1), seats(4, "vwxyz....", 1)}, []int{3, 8, 8, 7}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := BalanceTables(tc.tables, Policy{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := ApplyPlan(tc.tables, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := counts(after); !slices.Equal(got, tc.want) || !plan.Unbalanced {
+				t.Fatalf("counts %v unbalanced %v after %d moves, want %v and unbalanced (the full short table)", got, plan.Unbalanced, len(plan.Moves), tc.want)
+			}
+			for _, m := range plan.Moves {
+				if m.From == 1 || m.To == 1 {
+					t.Errorf("move %+v touches the full short table", m)
+				}
+			}
+		})
+	}
+}
+
 func TestBalancePolicyR3(t *testing.T) { // rule R3: the threshold is 2 or 3
 	_, err := BalanceTables(tablesOf(9, 9, 9), Policy{BalanceThreshold: 4})
 	wantRule(t, err, "R3")

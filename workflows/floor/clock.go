@@ -21,6 +21,9 @@ type ClockEvent struct {
 	// Add is the time added to the period running at At (ClockAddTime); a negative Add takes
 	// time off, at most down to the period's end.
 	Add time.Duration `json:"add,omitempty"`
+	// By and Reason record who took the action and why (P6).
+	By     string `json:"by,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // ClockState is where the published schedule stands at a moment (B3, R2).

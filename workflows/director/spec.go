@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"errors"
@@ -32,6 +32,10 @@ type TournamentSpec struct {
 	Simulation bool          `json:"simulation,omitempty"`
 	HandTime   time.Duration `json:"handTime,omitempty"` // 0 means DefaultHandTime
 	Batch      int           `json:"batch,omitempty"`    // 0 means DefaultBatch
+	// Live: a card room's tables, dealt with physical chips: a colour-up (a period's ColorUp)
+	// races the odd chips of the denomination leaving play (R8). Online tables (the default) keep
+	// integer chip counts and never race.
+	Live bool `json:"live,omitempty"`
 	// BuyIn and Fee are in currency minor units (R1, R6); Payouts shares the pool.
 	BuyIn   int64                 `json:"buyIn,omitempty"`
 	Fee     int64                 `json:"fee,omitempty"`
@@ -57,6 +61,10 @@ type TournamentSpec struct {
 	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`
 	// TableContinueAsNewAfter is the same for the tables (0: when Temporal suggests it).
 	TableContinueAsNewAfter int `json:"tableContinueAsNewAfter,omitempty"`
+	// TableDeadline is how long the tournament waits for news from a table (the tables tell at
+	// least every quarter of it) before it has the table's host replaced and the hand in progress
+	// voided (D4); 0 means DefaultTableDeadline, -1 never.
+	TableDeadline time.Duration `json:"tableDeadline,omitempty"`
 	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
 	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
 }
@@ -67,8 +75,12 @@ const (
 	DefaultHandTime           = time.Minute // about 60 hands an hour: an online table's pace
 	DefaultBatch              = 20
 	DefaultContinueAsNewAfter = 10000
-	// TaskQueue is the task queue of the workflows and activities.
-	TaskQueue = "pokerfloor"
+	// DefaultTableMaxWait is how long a report waits in the TableWorkflow for the table to be
+	// allowed to deal (a break, a pause, hand-for-hand, players to arrive) before it answers Wait.
+	DefaultTableMaxWait = 20 * time.Second
+	// DefaultTableDeadline: a table silent for 5 minutes (it tells every 75 seconds at least) has
+	// stopped.
+	DefaultTableDeadline = 5 * time.Minute
 )
 
 // withDefaults fills in what the spec leaves to the defaults.
@@ -94,6 +106,9 @@ func (s TournamentSpec) withDefaults() TournamentSpec {
 	}
 	if s.ContinueAsNewAfter <= 0 {
 		s.ContinueAsNewAfter = DefaultContinueAsNewAfter
+	}
+	if s.TableDeadline == 0 {
+		s.TableDeadline = DefaultTableDeadline
 	}
 	if s.TableMaxWait <= 0 {
 		s.TableMaxWait = DefaultTableMaxWait

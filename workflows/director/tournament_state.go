@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"cmp"
@@ -41,6 +41,7 @@ type TournamentState struct {
 	Busts       [][]floor.Elimination `json:"busts,omitempty"`
 	HandForHand HandForHandState      `json:"handForHand"`
 	Sanctions   []SanctionRecord      `json:"sanctions,omitempty"`
+	RebuyLog    []RebuyRecord         `json:"rebuyLog,omitempty"`
 	Ledger      floor.ChipLedger      `json:"ledger"`
 	Entries     floor.Entries         `json:"entries"`
 	Payouts     floor.Payouts         `json:"payouts"`
@@ -54,10 +55,18 @@ type TournamentState struct {
 	Outbox    []TableOrders   `json:"outbox,omitempty"`
 	NewTables []floor.TableID `json:"newTables,omitempty"`
 	Deleting  []floor.TableID `json:"deleting,omitempty"`
+	// Replacing are the tables whose host must be replaced: silent past their deadline.
+	Replacing []floor.TableID `json:"replacing,omitempty"`
+	// Actions are the director's actions applied, by idempotency key (the Update ID that carried
+	// each), with their results: a retry is answered from here and never applied twice (a re-entry
+	// or a rebuy taken twice would be money taken twice).
+	Actions map[string]string `json:"actions,omitempty"`
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
 
 	index map[string]int // player ID -> index in Players, rebuilt after a continue-as-new
+	// Trace, when set (in tests), sees every event applied.
+	Trace func(ev TableEvent) `json:"-"`
 }
 
 // TableOrders are orders for one table, signalled together.
@@ -133,6 +142,18 @@ type TableRecord struct {
 	RoundDone int   `json:"roundDone,omitempty"`
 	// Started: the table's workflow and process were asked for.
 	Started bool `json:"started,omitempty"`
+	// LastNews is when the tournament last heard from the table (its deadline runs from it),
+	// HeardSeq the event it had taken then; Replaced counts the table's hosts replaced because it
+	// went silent.
+	LastNews time.Time `json:"lastNews,omitzero"`
+	HeardSeq int       `json:"heardSeq,omitempty"`
+	Replaced int       `json:"replaced,omitempty"`
+	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
+	// running): once it has acknowledged it, it deals no more and its stacks are final.
+	PauseSeq int `json:"pauseSeq,omitempty"`
+	// ButtonSeed, for a table opened with one player, seeds the button draw the table makes when
+	// its second player arrives (T3).
+	ButtonSeed uint64 `json:"buttonSeed,omitempty"`
 }
 
 // Arrival is a seat kept for a player on the way.
@@ -186,9 +207,9 @@ type DealRecord struct {
 	At         time.Time       `json:"at"`
 }
 
-// newTournamentState registers the field, draws the seats and the buttons (T2, T3) and opens the
+// NewTournamentState registers the field, draws the seats and the buttons (T2, T3) and opens the
 // tables; the clock starts at now.
-func newTournamentState(id string, spec TournamentSpec, seed uint64, now time.Time) (*TournamentState, error) {
+func NewTournamentState(id string, spec TournamentSpec, seed uint64, now time.Time) (*TournamentState, error) {
 	spec = spec.withDefaults()
 	if err := spec.Validate(); err != nil {
 		return nil, err
@@ -218,6 +239,15 @@ func (s *TournamentState) rand() io.Reader {
 	return floor.NewSeededReader(mix(s.Seed, s.Draws))
 }
 
+// DeckSeed seeds table id's deck and bots in a reproducible simulation (a spec with a seed); 0
+// means crypto/rand (D1: never a seeded deck in live play).
+func (s *TournamentState) DeckSeed(id floor.TableID) uint64 {
+	if s.Spec.Seed == 0 {
+		return 0
+	}
+	return mix(s.Seed, 1<<40+uint64(id))
+}
+
 // mix is SplitMix64's finaliser over the seed and a counter: independent streams from one seed.
 func mix(seed, n uint64) uint64 {
 	z := seed + n*0x9e3779b97f4a7c15
@@ -244,7 +274,8 @@ func (s *TournamentState) player(id string) *PlayerRecord {
 	return &s.Players[i]
 }
 
-func (s *TournamentState) table(id floor.TableID) *TableRecord {
+// Table is the record of table id, or nil.
+func (s *TournamentState) Table(id floor.TableID) *TableRecord {
 	i, ok := slices.BinarySearchFunc(s.Tables, id, func(t TableRecord, id floor.TableID) int { return cmp.Compare(t.ID, id) })
 	if !ok {
 		return nil
@@ -291,7 +322,7 @@ func (s *TournamentState) addTable(ft floor.Table) {
 
 // TableInput is the first state of table id's workflow.
 func (s *TournamentState) TableInput(id floor.TableID) TableState {
-	tr := s.table(id)
+	tr := s.Table(id)
 	st := TableState{
 		Tournament: s.ID, ID: tr.WorkflowID, Number: id, Config: s.Spec.Table,
 		Positions:          engine.Positions{Button: int(tr.Button) - 1, SmallBlind: -1, BigBlind: -1},
@@ -301,6 +332,10 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		HandNumber:         s.tableClockHands(),
 		ReportEvery:        100,
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
+		ButtonSeed:         tr.ButtonSeed,
+	}
+	if s.Spec.TableDeadline > 0 {
+		st.Heartbeat = s.Spec.TableDeadline / 4
 	}
 	for i, p := range tr.Seats {
 		if p != "" {
@@ -360,7 +395,7 @@ func (s *TournamentState) computePayouts() error {
 
 // order queues an order for a table.
 func (s *TournamentState) order(id floor.TableID, o Order) {
-	tr := s.table(id)
+	tr := s.Table(id)
 	if tr == nil || tr.Closed {
 		return
 	}
@@ -415,7 +450,7 @@ func (s *TournamentState) HandsPlayed() int64 {
 
 // OnEvent takes a table's news, in each table's order.
 func (s *TournamentState) OnEvent(ev TableEvent) {
-	tr := s.table(ev.Table)
+	tr := s.Table(ev.Table)
 	if tr == nil || ev.Seq <= tr.EventSeq {
 		return
 	}
@@ -426,7 +461,7 @@ func (s *TournamentState) OnEvent(ev TableEvent) {
 		tr.Early = tr.Early[1:]
 		if e.Seq == tr.EventSeq+1 {
 			s.apply(tr, e)
-			tr = s.table(ev.Table) // apply may append tables
+			tr = s.Table(ev.Table) // apply may append tables
 		}
 	}
 	if len(tr.Early) == 0 {
@@ -434,12 +469,9 @@ func (s *TournamentState) OnEvent(ev TableEvent) {
 	}
 }
 
-// trace, when set (in tests), sees every event applied.
-var trace func(ev TableEvent)
-
 func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
-	if trace != nil {
-		trace(ev)
+	if s.Trace != nil {
+		s.Trace(ev)
 	}
 	tr.EventSeq = ev.Seq
 	for _, g := range ev.Busts {
@@ -457,7 +489,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	for _, m := range ev.Out {
 		p := s.player(m.Player)
 		p.Status, p.Stack, p.Away, p.Leaving, p.Table, p.Seat = Moving, m.Stack, m.Away, false, 0, 0
-		dest := s.table(m.To)
+		dest := s.Table(m.To)
 		k := slices.IndexFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == m.Ref })
 		if k < 0 {
 			dest.Arriving = append(dest.Arriving, Arrival{Ref: m.Ref, Seat: m.ToSeat, Reason: m.Reason})
@@ -470,7 +502,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	}
 	for _, o := range ev.Gone {
 		s.stays(o.Player)
-		if dest := s.table(o.To); dest != nil {
+		if dest := s.Table(o.To); dest != nil {
 			dest.Arriving = slices.DeleteFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == o.Ref && !a.Sent })
 		}
 	}
@@ -490,13 +522,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.sanctionApplied(tr, a)
 	}
 	for _, r := range ev.Rebuys {
-		if r.Chips > 0 {
-			s.Ledger.RebuyChips += r.Chips
-		} else if p := s.player(r.Player); p != nil {
-			// He busted before the chips reached him: the rebuy is refunded.
-			p.Rebuys--
-			s.Entries.Rebuys--
-			_ = s.computePayouts()
+		s.rebuyDone(r)
+	}
+	for _, c := range ev.ColorUps {
+		s.Ledger.ColorUp += c.Added // R8: the race's chips are in play
+		if c.Error != "" {
+			s.ChipErrors = append(s.ChipErrors, fmt.Sprintf("colour-up at table %d after hand %d: %s", tr.ID, c.Hand, c.Error))
 		}
 	}
 	// The layout as it stands.
@@ -570,11 +601,15 @@ func (s *TournamentState) placeAnywhere(p *PlayerRecord, reason floor.MoveReason
 		if n := len(s.Tables); n > 0 {
 			id = s.Tables[n-1].ID + 1
 		}
-		ft := floor.Table{ID: id, Seats: make([]floor.PlayerID, s.Spec.TableSize)}
+		// Every table is full: a new one opens with him, and balancing (R3) brings it players. Its
+		// button is drawn (T3) by the table once it has two, from a draw of the tournament's made
+		// now; meanwhile his seat stands for the button and the big blind.
+		ft := floor.Table{ID: id, Seats: make([]floor.PlayerID, s.Spec.TableSize), Button: 1, BigBlind: 1}
 		ft.Seats[0] = floor.PlayerID(p.ID)
-		ft, _ = floor.DrawButton(ft, s.rand())
 		p.Status = Seated
 		s.addTable(ft)
+		s.Table(id).ButtonSeed = mix(s.Seed, 1<<41+s.Draws)
+		s.Draws++
 		return
 	}
 	ft := s.view(best)
@@ -618,9 +653,9 @@ func (s *TournamentState) view(t *TableRecord) floor.Table {
 	return ft
 }
 
-// resend queues again the orders signalled and not yet applied: a run that continued as new does
+// Resend queues again the orders signalled and not yet applied: a run that continued as new does
 // not know whether they arrived; a table applies each once.
-func (s *TournamentState) resend() {
+func (s *TournamentState) Resend() {
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if len(t.Unacked) == 0 || t.Closed {
@@ -631,10 +666,10 @@ func (s *TournamentState) resend() {
 	}
 }
 
-// movesPending: a player is on the way from one table to another, or told to go. The floor plans
+// MovesPending: a player is on the way from one table to another, or told to go. The floor plans
 // again only when every move it ordered is done, so that its view of the tables is theirs (less
 // the hands played since their last news, which only take players away).
-func (s *TournamentState) movesPending() bool {
+func (s *TournamentState) MovesPending() bool {
 	for _, t := range s.Tables {
 		if !t.Closed && len(t.Arriving) > 0 {
 			return true
@@ -670,11 +705,12 @@ func (s *TournamentState) Step(now time.Time) {
 			s.Busts = append(s.Busts, h.Group)
 			h.Group = nil
 		}
-		s.finish(now)
+		s.Finish(now)
 		return
 	}
+	s.watchTables(now)
 	s.closeEmptyTables()
-	if !h.Open && !s.movesPending() {
+	if !h.Open && !s.MovesPending() {
 		s.plan()
 	}
 	s.hold()
@@ -696,7 +732,7 @@ func (s *TournamentState) Step(now time.Time) {
 		// moves ordered are made.
 		h.On = true
 		s.openRound(false, true)
-	case lockstep && !s.movesPending():
+	case lockstep && !s.MovesPending():
 		s.openRound(grouped, false)
 	case !lockstep && h.On:
 		h.On = false
@@ -762,7 +798,7 @@ func (s *TournamentState) grantCredit() {
 
 func (s *TournamentState) roundDone() bool {
 	for _, id := range s.HandForHand.Participants {
-		t := s.table(id)
+		t := s.Table(id)
 		if !t.Closed && !t.Closing && t.RoundDone < s.HandForHand.Round {
 			return false
 		}
@@ -788,14 +824,14 @@ func (s *TournamentState) plan() {
 		return
 	}
 	for _, id := range plan.Broken {
-		s.table(id).Breaking = true
+		s.Table(id).Breaking = true
 	}
 	for _, d := range directMoves(plan.Moves) {
 		m := d.Move
 		p := s.player(string(m.Player))
 		p.Leaving = true
 		s.MoveRefs++
-		dest := s.table(m.To)
+		dest := s.Table(m.To)
 		dest.Arriving = append(dest.Arriving, Arrival{Ref: s.MoveRefs, Player: string(m.Player), Seat: m.ToSeat, Reason: m.Reason})
 		s.order(m.From, Order{MoveOut: &MoveOutOrder{Ref: s.MoveRefs, Player: string(m.Player), NextBigBlind: d.nextBigBlind,
 			To: m.To, ToSeat: m.ToSeat, Reason: m.Reason}})
@@ -821,6 +857,28 @@ func directMoves(moves []floor.Move) []directMove {
 		out = append(out, directMove{Move: m, nextBigBlind: m.Reason == floor.MoveBalance})
 	}
 	return out
+}
+
+// watchTables runs each table's deadline: a table that told nothing for TableDeadline has stopped
+// (its process hung or died with nobody to restart it); its host is replaced, and the new process
+// takes up from the last hand acknowledged, the hand in progress void (D4). A tournament never
+// waits forever on one table.
+func (s *TournamentState) watchTables(now time.Time) {
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Started {
+			continue
+		}
+		if t.LastNews.IsZero() || t.EventSeq != t.HeardSeq {
+			t.LastNews, t.HeardSeq = now, t.EventSeq
+			continue
+		}
+		if d := s.Spec.TableDeadline; d > 0 && now.Sub(t.LastNews) > d {
+			t.LastNews = now // another deadline for the new host
+			t.Replaced++
+			s.Replacing = append(s.Replacing, t.ID)
+		}
+	}
 }
 
 // closeEmptyTables closes the tables that broke, once everyone has left them.
@@ -863,8 +921,8 @@ func (s *TournamentState) hold() {
 	}
 }
 
-// finish ends the tournament (R5): the last player wins, every table closes.
-func (s *TournamentState) finish(now time.Time) {
+// Finish ends the tournament (R5): the last player wins, every table closes.
+func (s *TournamentState) Finish(now time.Time) {
 	s.Finished, s.Ended = true, now
 	for i := range s.Tables {
 		t := &s.Tables[i]
@@ -879,15 +937,19 @@ func (s *TournamentState) finish(now time.Time) {
 // hands dealt: the median of the open tables' counts, HandTime each, pauses excepted.
 func (s *TournamentState) ClockAt(now time.Time) (floor.ClockState, error) {
 	if s.Spec.Simulation {
-		// The clock never goes back (tables closing move the median).
-		s.SimHands = max(s.SimHands, s.medianHands())
-		at := s.Started.Add(time.Duration(s.SimHands) * s.Spec.HandTime)
+		// Read only: queries and update validators call this, and neither is replayed. Tick keeps
+		// SimHands.
+		at := s.Started.Add(time.Duration(s.simHands()) * s.Spec.HandTime)
 		cs, err := floor.Clock(s.clock(), s.Started, nil, at)
 		cs.Paused = s.Paused
 		return cs, err
 	}
 	return floor.Clock(s.Spec.Structure, s.Started, s.ClockEvents, now)
 }
+
+// simHands is a simulation's clock now: the median of the tables' hands, never going back
+// (tables closing move the median).
+func (s *TournamentState) simHands() int64 { return max(s.SimHands, s.medianHands()) }
 
 // medianHands is the median of the hands dealt at the open tables, as they last told.
 func (s *TournamentState) medianHands() int64 {
@@ -910,6 +972,9 @@ func (s *TournamentState) Tick(now time.Time) {
 	if s.Finished {
 		return
 	}
+	if s.Spec.Simulation {
+		s.SimHands = s.simHands()
+	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		s.ChipErrors = append(s.ChipErrors, "clock: "+err.Error())
@@ -918,10 +983,44 @@ func (s *TournamentState) Tick(now time.Time) {
 	if cs.Period == s.Period {
 		return
 	}
+	colorUps := s.colorUps(s.Period, cs.Period)
 	s.Period, s.OnBreak = cs.Period, cs.OnBreak
 	l := engineLevel(cs.Blinds)
 	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: s.SimHands})
 	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	for _, c := range colorUps {
+		for _, t := range s.Tables {
+			if !t.Closed && !t.Closing {
+				o := c
+				o.Seed = mix(s.Seed, 1<<42+uint64(o.Removed)<<20+uint64(t.ID))
+				s.order(t.ID, Order{ColorUp: &o})
+			}
+		}
+	}
+}
+
+// colorUps are the chip races of the periods after from up to to (a worker that was down may skip
+// periods: their colour-ups still happen), in order (R8). Only live tables race: online ones keep
+// integer chip counts.
+func (s *TournamentState) colorUps(from, to int) []ColorUpOrder {
+	if !s.Spec.Live || s.Spec.Simulation {
+		return nil
+	}
+	st := s.Spec.Structure
+	chips := slices.Clone(st.Chips)
+	var out []ColorUpOrder
+	for i := 0; i <= to && i < len(st.Levels); i++ {
+		for _, d := range st.Levels[i].ColorUp {
+			if len(chips) < 2 || chips[0] != d {
+				continue // Structure.Validate refuses such a schedule
+			}
+			chips = chips[1:]
+			if i > from {
+				out = append(out, ColorUpOrder{Removed: d, Next: chips[0]})
+			}
+		}
+	}
+	return out
 }
 
 // Level is the number of the level being played.
@@ -931,6 +1030,15 @@ func (s *TournamentState) Level(now time.Time) int {
 		return 0
 	}
 	return cs.Level
+}
+
+// Redacted is the state as the State query shows it: without the seed and the draw counter,
+// which predict every later draw (seats, buttons, a simulation's decks).
+func (s *TournamentState) Redacted() *TournamentState {
+	c := *s
+	c.Seed, c.Draws, c.Spec.Seed = 0, 0, 0
+	c.Trace = nil
+	return &c
 }
 
 // Standings are the places so far (R5, R7).

@@ -1,23 +1,13 @@
-package workflows
+package director
 
 import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The director's updates on the TournamentWorkflow. Each has a validator (Verify...) that refuses
-// it with the rule that forbids it before anything is recorded, and a handler that records it with
-// who asked and when (P6).
-const (
-	ClockUpdate    = "clock"
-	SanctionUpdate = "sanction"
-	RegisterUpdate = "register"
-	RebuyUpdate    = "rebuy"
-	DealUpdate     = "deal"
 )
 
 // MoveRegistration seats a late entry.
@@ -30,10 +20,16 @@ type ClockRequest struct {
 	Add    time.Duration        `json:"add,omitempty"`
 	By     string               `json:"by"`
 	Reason string               `json:"reason,omitempty"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // VerifyClock says why the clock action cannot be taken now, or returns nil.
 func (s *TournamentState) VerifyClock(r ClockRequest) error {
+	if s.applied(r.Key) {
+		return nil // a retry: answered from the record
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -65,14 +61,46 @@ func (s *TournamentState) VerifyClock(r ClockRequest) error {
 // Clock records the action at now and tells the tables (a pause or resume takes effect at each
 // table when its hand ends).
 func (s *TournamentState) Clock(r ClockRequest, now time.Time) {
-	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add})
+	if s.applied(r.Key) {
+		return
+	}
+	s.record(r.Key, "")
+	s.ClockEvents = append(s.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add, By: r.By, Reason: r.Reason})
 	switch r.Kind {
 	case floor.ClockPause, floor.ClockResume:
 		s.Paused = r.Kind == floor.ClockPause
 		p := s.Paused
-		s.broadcast(Order{Pause: &p})
+		for i := range s.Tables {
+			t := &s.Tables[i]
+			if t.Closed || t.Closing {
+				continue
+			}
+			s.order(t.ID, Order{Pause: &p})
+			t.PauseSeq = 0
+			if p {
+				t.PauseSeq = t.Sent // the table has stopped once it acknowledges this order
+			}
+		}
 	}
 	s.Tick(now)
+}
+
+// applied reports whether the director's action with idempotency key key was applied already.
+func (s *TournamentState) applied(key string) bool {
+	_, ok := s.Actions[key]
+	return ok && key != ""
+}
+
+// record notes the action with key as applied, with its result (an entry's ID, a sanction's
+// reference).
+func (s *TournamentState) record(key, result string) {
+	if key == "" {
+		return
+	}
+	if s.Actions == nil {
+		s.Actions = map[string]string{}
+	}
+	s.Actions[key] = result
 }
 
 // SanctionRequest is a sanction the director gives (P1, P6).
@@ -83,6 +111,9 @@ type SanctionRequest struct {
 	Rule   string             `json:"rule,omitempty"`
 	Reason string             `json:"reason"`
 	By     string             `json:"by"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 func (s *TournamentState) sanctionHistory() []floor.Sanction {
@@ -107,7 +138,7 @@ func (s *TournamentState) draftSanction(r SanctionRequest, now time.Time) (floor
 	}
 	draft := floor.Sanction{Player: floor.PlayerID(r.Player), Penalty: floor.Penalty{Kind: r.Kind, Rounds: r.Rounds},
 		Rule: r.Rule, Reason: r.Reason, GivenBy: r.By, At: now, Table: p.Table, PlayersAtTable: 2}
-	if t := s.table(p.Table); t != nil {
+	if t := s.Table(p.Table); t != nil {
 		draft.Hand = int(t.Hand)
 		draft.PlayersAtTable = max(2, len(slices.DeleteFunc(slices.Clone(t.Seats), func(q string) bool { return q == "" })))
 	}
@@ -116,6 +147,9 @@ func (s *TournamentState) draftSanction(r SanctionRequest, now time.Time) (floor
 
 // VerifySanction says which rule forbids the sanction, or returns nil.
 func (s *TournamentState) VerifySanction(r SanctionRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -126,6 +160,11 @@ func (s *TournamentState) VerifySanction(r SanctionRequest, now time.Time) error
 // GiveSanction records the sanction and sends it to the player's table, where it starts with the
 // next hand (P5). It returns the record's reference.
 func (s *TournamentState) GiveSanction(r SanctionRequest, now time.Time) int {
+	if ref, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		n, _ := strconv.Atoi(ref)
+		return n
+	}
+	s.record(r.Key, strconv.Itoa(len(s.Sanctions)))
 	draft, _ := s.draftSanction(r, now)
 	s.Sanctions = append(s.Sanctions, SanctionRecord{Ref: len(s.Sanctions), Sanction: draft})
 	s.sendSanctions()
@@ -190,6 +229,9 @@ type RegisterRequest struct {
 	Player string `json:"player,omitempty"`
 	// ReEntryOf is the entrant re-entering, if this is a re-entry.
 	ReEntryOf string `json:"reEntryOf,omitempty"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 func (s *TournamentState) registrationOpen(now time.Time) error {
@@ -217,6 +259,9 @@ func (s *TournamentState) entryID(r RegisterRequest) string {
 
 // VerifyRegister says why the entry cannot be taken, or returns nil.
 func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if err := s.registrationOpen(now); err != nil {
 		return err
 	}
@@ -228,7 +273,7 @@ func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error
 		return fmt.Errorf("%q is registered already", id)
 	}
 	if r.ReEntryOf == "" {
-		return nil
+		return s.verifyPayoutsWith(1, 0, 0)
 	}
 	n := 0
 	for _, p := range s.Players {
@@ -246,18 +291,44 @@ func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error
 	if n > s.Spec.ReEntries {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has re-entered %d times, the limit is %d", r.ReEntryOf, n-1, s.Spec.ReEntries)}
 	}
+	return s.verifyPayoutsWith(0, 1, 0)
+}
+
+// verifyPayoutsWith says why the payout structure cannot pay the field with these more entries,
+// re-entries and rebuys (R6), or returns nil: an entry the payouts cannot take is refused, never
+// taken with the prize pool left as it was.
+func (s *TournamentState) verifyPayoutsWith(entries, reEntries, rebuys int) error {
+	e := s.Entries
+	e.Entries += entries
+	e.ReEntries += reEntries
+	e.Rebuys += rebuys
+	if _, err := floor.ComputePayouts(e, s.Spec.Payouts); err != nil {
+		return fmt.Errorf("the payouts cannot take it (tell the director to change the payout structure): %w", err)
+	}
 	return nil
+}
+
+// recomputePayouts shares the pool again after the entries changed; a failure (which the
+// validators prevent) is recorded for the director, never ignored.
+func (s *TournamentState) recomputePayouts() {
+	if err := s.computePayouts(); err != nil {
+		s.ChipErrors = append(s.ChipErrors, "payouts: "+err.Error())
+	}
 }
 
 // Register takes the entry, grows the prize pool, and seats the player (R1, R6).
 func (s *TournamentState) Register(r RegisterRequest) string {
+	if id, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		return id
+	}
 	id := s.entryID(r)
 	entrant := id
 	if r.ReEntryOf != "" {
 		entrant = r.ReEntryOf
 	}
+	s.record(r.Key, id)
 	p := s.addPlayer(id, entrant)
-	_ = s.computePayouts()
+	s.recomputePayouts()
 	s.placeAnywhere(p, MoveRegistration)
 	return id
 }
@@ -265,10 +336,16 @@ func (s *TournamentState) Register(r RegisterRequest) string {
 // RebuyRequest buys chips for a player still in (R1 policy, 003 r18).
 type RebuyRequest struct {
 	Player string `json:"player"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // VerifyRebuy says why the rebuy is refused, or returns nil.
 func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -284,20 +361,60 @@ func (s *TournamentState) VerifyRebuy(r RebuyRequest, now time.Time) error {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has made %d rebuys, the limit is %d", r.Player, p.Rebuys, s.Spec.Rebuys)}
 	case s.Level(now) > s.Spec.RebuyLevel:
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("rebuys closed after level %d", s.Spec.RebuyLevel)}
-	case p.Stack > s.Spec.Structure.StartingStack:
-		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("%s has %d chips: a rebuy is for a stack at or below the starting stack", r.Player, p.Stack)}
 	}
-	return nil
+	// The stack limit (at or below the starting stack) is the table's to check, on the stack after
+	// its last hand: the tournament's count may be many hands old.
+	return s.verifyPayoutsWith(0, 0, 1)
+}
+
+// RebuyRecord is a rebuy the director took: Done once the table put the chips in front of the
+// player, or refused them (Refused says why; the rebuy is refunded).
+type RebuyRecord struct {
+	Ref     int    `json:"ref"`
+	Player  string `json:"player"`
+	Chips   int64  `json:"chips,omitempty"`
+	Done    bool   `json:"done,omitempty"`
+	Refused string `json:"refused,omitempty"`
 }
 
 // Rebuy takes the money and puts the chips in front of the player when the hand ends (R1, 003
-// r18); the ledger counts them when the table has.
-func (s *TournamentState) Rebuy(r RebuyRequest) {
+// r18), if his stack then is at most the starting stack; the ledger counts them when the table
+// has. It returns the record's reference in RebuyLog.
+func (s *TournamentState) Rebuy(r RebuyRequest) int {
+	if ref, ok := s.Actions[r.Key]; ok && r.Key != "" {
+		n, _ := strconv.Atoi(ref)
+		return n
+	}
+	ref := len(s.RebuyLog)
+	s.record(r.Key, strconv.Itoa(ref))
 	p := s.player(r.Player)
 	p.Rebuys++
 	s.Entries.Rebuys++
-	_ = s.computePayouts()
-	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: p.Rebuys, Player: p.ID, Chips: s.Spec.RebuyChips}})
+	s.recomputePayouts()
+	s.RebuyLog = append(s.RebuyLog, RebuyRecord{Ref: ref, Player: p.ID})
+	s.order(p.Table, Order{Rebuy: &RebuyOrder{Ref: ref, Player: p.ID, Chips: s.Spec.RebuyChips, MaxStack: s.Spec.Structure.StartingStack}})
+	return ref
+}
+
+// rebuyDone takes the table's answer to a rebuy: the chips are in play, or the rebuy is refunded.
+func (s *TournamentState) rebuyDone(r RebuyOrder) {
+	var rec *RebuyRecord
+	if r.Ref >= 0 && r.Ref < len(s.RebuyLog) {
+		rec = &s.RebuyLog[r.Ref]
+	}
+	if rec == nil || rec.Done {
+		return
+	}
+	rec.Done, rec.Chips, rec.Refused = true, r.Chips, r.Refused
+	if r.Chips > 0 {
+		s.Ledger.RebuyChips += r.Chips
+		return
+	}
+	if p := s.player(r.Player); p != nil {
+		p.Rebuys--
+		s.Entries.Rebuys--
+		s.recomputePayouts()
+	}
 }
 
 // DealRequest is a deal the players left agreed and the director approves.
@@ -306,6 +423,9 @@ type DealRequest struct {
 	Method     string          `json:"method"`
 	Terms      floor.DealTerms `json:"terms,omitempty"`
 	ApprovedBy string          `json:"approvedBy"`
+	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
+	// client that retries sends the same one): a request applied once is never applied again.
+	Key string `json:"key,omitempty"`
 }
 
 // DealQuote is what a deal would pay each player left, both ways, for the players to agree on.
@@ -317,9 +437,14 @@ type DealQuote struct {
 	ChipChop []int64  `json:"chipChop,omitempty"`
 }
 
-// Quote works out a deal for the players left at their stacks as last reported.
+// Quote works out a deal for the players left at their stacks after the last hand.
+// The tables must have stopped (the clock paused, each table's pause applied after its hand), so
+// that the stacks are those after the last hand and stay so while the deal is discussed.
 func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
 	var q DealQuote
+	if err := s.verifyTablesStopped(); err != nil {
+		return q, err
+	}
 	for _, p := range s.Players {
 		if p.Status == Seated || p.Status == Moving {
 			q.Players = append(q.Players, p.ID)
@@ -345,8 +470,26 @@ func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
 	return q, nil
 }
 
+// verifyTablesStopped says why the stacks may still change, or returns nil: the clock is paused
+// and every open table has applied the pause (its news after that carries its stacks after its
+// last hand).
+func (s *TournamentState) verifyTablesStopped() error {
+	if !s.Paused {
+		return &floor.RuleError{Rule: "P6", Reason: "a deal is discussed on a paused clock: pause it first, the tables stop after their hand"}
+	}
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing && t.Acked < t.PauseSeq {
+			return &floor.RuleError{Rule: "P6", Reason: fmt.Sprintf("table %d has not stopped yet: ask again when its hand ends", t.ID)}
+		}
+	}
+	return nil
+}
+
 // VerifyDeal says why the deal cannot be made, or returns nil.
 func (s *TournamentState) VerifyDeal(r DealRequest) error {
+	if s.applied(r.Key) {
+		return nil
+	}
 	if s.Finished {
 		return errors.New("the tournament is over")
 	}
@@ -378,6 +521,10 @@ func (s *TournamentState) VerifyDeal(r DealRequest) error {
 // MakeDeal records the deal: these prizes are the players', play goes on for the places and the
 // reserve (to the winner).
 func (s *TournamentState) MakeDeal(r DealRequest, now time.Time) DealRecord {
+	if s.applied(r.Key) && s.Deal != nil {
+		return *s.Deal
+	}
+	s.record(r.Key, "")
 	q, _ := s.Quote(r.Terms)
 	amounts := q.ICM
 	if r.Method == "chip-chop" {

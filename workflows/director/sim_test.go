@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"fmt"
@@ -32,9 +32,22 @@ type simTable struct {
 	batch []table.HandResult
 }
 
+// simStart is when the simulated tournaments start.
+var simStart = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// sortedIDs are the tables' numbers in order (map order must decide nothing).
+func sortedIDs(tables map[floor.TableID]*simTable) []floor.TableID {
+	ids := make([]floor.TableID, 0, len(tables))
+	for id := range tables {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 func newFloorSim(t *testing.T, spec TournamentSpec, seed uint64) *floorSim {
-	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	s, err := newTournamentState("sim", spec, seed, now)
+	now := simStart
+	s, err := NewTournamentState("sim", spec, seed, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +60,7 @@ func (f *floorSim) openTables() {
 	for _, id := range f.s.NewTables {
 		st := f.s.TableInput(id)
 		f.tables[id] = &simTable{st: &st}
-		f.s.table(id).Started = true
+		f.s.Table(id).Started = true
 	}
 	f.s.NewTables = nil
 }
@@ -91,7 +104,7 @@ func (f *floorSim) report(t *simTable) {
 	if next.Directive == table.Close {
 		ev.Closed = true
 	}
-	if t.st.Event(&ev, acked) {
+	if t.st.Event(&ev, acked, f.now) {
 		f.events = append(f.events, ev)
 		if f.rng.IntN(20) == 0 {
 			f.events = append(f.events, ev) // a signal retried
@@ -199,7 +212,7 @@ func (f *floorSim) run(maxSteps int) {
 	for k := 0; !f.s.Finished; k++ {
 		if k == maxSteps {
 			f.t.Fatalf("not finished after %d steps: %d left, %d tables, moves pending %v, h4h %+v",
-				k, f.s.Left(), f.s.OpenTables(), f.s.movesPending(), f.s.HandForHand)
+				k, f.s.Left(), f.s.OpenTables(), f.s.MovesPending(), f.s.HandForHand)
 		}
 		f.once()
 	}
@@ -231,7 +244,7 @@ func TestFloorSimulation(t *testing.T) {
 				f := newFloorSim(t, simSpec(players), seed)
 				// R7: the hand that bursts the bubble is dealt in a round, every table waiting for it.
 				burst := ""
-				trace = func(ev TableEvent) {
+				f.s.Trace = func(ev TableEvent) {
 					left, paid := f.s.Left(), len(f.s.Payouts.Prizes)
 					for _, g := range ev.Busts {
 						if left > paid && left-len(g.Eliminated) <= paid && (g.Round == 0 || !f.s.HandForHand.On) && burst == "" {
@@ -240,7 +253,6 @@ func TestFloorSimulation(t *testing.T) {
 						left -= len(g.Eliminated)
 					}
 				}
-				defer func() { trace = nil }()
 				f.run(200000)
 				if burst != "" && players > 2 {
 					t.Error(burst)

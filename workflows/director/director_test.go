@@ -1,9 +1,11 @@
-package workflows
+package director
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/table"
@@ -112,7 +114,7 @@ func TestRebuy(t *testing.T) {
 	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); err != nil {
 		t.Fatal(err)
 	}
-	f.s.Rebuy(RebuyRequest{Player: who})
+	_ = f.s.Rebuy(RebuyRequest{Player: who})
 	if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); ruleOf(err) != "R1" {
 		t.Errorf("a second rebuy over the limit: %v", err)
 	}
@@ -130,9 +132,11 @@ func TestRebuy(t *testing.T) {
 // TestDealAtTheFinalTable: an ICM deal approved by the director pays the players in it their
 // amounts whatever their places, and the prizes still add up to the pool (R6).
 func TestDealAtTheFinalTable(t *testing.T) {
-	f := newFloorSim(t, simSpec(30), 4)
+	spec := simSpec(30)
+	spec.Batch = 1 // a hand a report: few hands go by while the pause reaches the tables
+	f := newFloorSim(t, spec, 4)
 	f.flush()
-	f.until(func() bool { return f.s.Left() <= 3 })
+	f.until(func() bool { return f.s.Left() <= 5 })
 	terms := floor.DealTerms{Reserve: 100}
 	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms}); ruleOf(err) != "P6" {
 		t.Errorf("a deal with no approver: %v", err)
@@ -140,14 +144,41 @@ func TestDealAtTheFinalTable(t *testing.T) {
 	if err := f.s.VerifyDeal(DealRequest{Method: "split", ApprovedBy: "td"}); err == nil {
 		t.Error("an unknown deal method accepted")
 	}
+	// A deal is quoted on the stacks after the last hand: the tables stopped, the clock paused.
+	if _, err := f.s.Quote(terms); ruleOf(err) != "P6" {
+		t.Errorf("a quote while the tables play: %v", err)
+	}
+	f.s.Clock(ClockRequest{Kind: floor.ClockPause, By: "td", Reason: "a deal"}, f.now)
+	f.flush()
+	if _, err := f.s.Quote(terms); ruleOf(err) != "P6" {
+		t.Errorf("a quote before the tables stopped: %v", err)
+	}
+	f.until(func() bool { _, err := f.s.Quote(terms); return err == nil })
+	if f.s.Left() < 2 {
+		t.Fatal("the tournament ended before the tables stopped")
+	}
 	q, err := f.s.Quote(terms)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The quote's stacks are the tables' own, as they stand.
+	for i, id := range q.Players {
+		var stack int64 = -1
+		for _, tb := range f.tables {
+			if k := tb.st.playerIndex(id); k >= 0 {
+				stack = tb.st.Seats[k].Stack
+			}
+		}
+		if stack != q.Stacks[i] {
+			t.Errorf("the quote gives %s %d chips, his table holds %d", id, q.Stacks[i], stack)
+		}
 	}
 	if err := f.s.VerifyDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}); err != nil {
 		t.Fatal(err)
 	}
 	d := f.s.MakeDeal(DealRequest{Method: "icm", Terms: terms, ApprovedBy: "td"}, f.now)
+	f.s.Clock(ClockRequest{Kind: floor.ClockResume, By: "td", Reason: "deal made"}, f.now)
+	f.flush()
 	var sum, prizes int64
 	for i := range d.Players {
 		sum += d.Amounts[i]
@@ -261,5 +292,228 @@ func TestExclusionServedAcrossTables(t *testing.T) {
 	}
 	if st := dst.Next(&ev, true); st.Batch != 1 {
 		t.Errorf("batch %d across the end of an exclusion", st.Batch)
+	}
+}
+
+// TestLateEntryWhenEveryTableIsFull: an entry when every seat is taken opens a new table; the floor
+// balances players into it (R3) and it draws its button among them before its first hand (T3),
+// and the tournament goes on to the end with every floor plan accepted.
+func TestLateEntryWhenEveryTableIsFull(t *testing.T) { // rules R1, R3, T3
+	spec := simSpec(18)
+	spec.LateRegistrationLevel = 3
+	f := newFloorSim(t, spec, 7)
+	if n := f.s.OpenTables(); n != 2 {
+		t.Fatalf("%d tables for 18 players at 9-max", n)
+	}
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "late"}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	f.s.Register(RegisterRequest{Player: "late"})
+	f.flush()
+	tr := f.s.Table(3)
+	if tr == nil || f.s.player("late").Table != 3 {
+		t.Fatalf("the late entry sits at table %d", f.s.player("late").Table)
+	}
+	st := f.tables[3].st
+	f.until(func() bool { return st.Positions.Played || f.s.Table(3).Closed })
+	if !st.Positions.Played {
+		t.Fatal("table 3 closed before dealing a hand")
+	}
+	if b := st.Positions.Button; b < 0 || b >= spec.TableSize {
+		t.Errorf("table 3's first hand had the button in seat %d", b)
+	}
+	f.run(200000) // fails on any refused floor plan (ChipErrors)
+	res, err := f.s.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Places) != 19 {
+		t.Errorf("%d places for 19 entries", len(res.Places))
+	}
+}
+
+// TestDirectorActionsAppliedOnce: a director's action retried with the same idempotency key (the
+// Update ID) is accepted and answered as the first time, and applied once, also by a run that
+// continued as new (the state through JSON): an entry, a re-entry, a rebuy, a sanction, a clock
+// action (P6, R1).
+func TestDirectorActionsAppliedOnce(t *testing.T) { // rules P6, R1
+	spec := simSpec(30)
+	spec.LateRegistrationLevel, spec.ReEntries, spec.Rebuys, spec.RebuyLevel = 5, 2, 2, 5
+	f := newFloorSim(t, spec, 4)
+	f.s.Step(f.now)
+	f.flush()
+	again := func() {
+		// A continue-as-new between the first try and the retry.
+		b, err := json.Marshal(f.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s TournamentState
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		s.Trace = f.s.Trace
+		*f.s = s
+	}
+	reg := RegisterRequest{Player: "late", Key: "upd-1"}
+	for range 2 {
+		if err := f.s.VerifyRegister(reg, f.now); err != nil {
+			t.Fatalf("retried entry refused: %v", err)
+		}
+		if id := f.s.Register(reg); id != "late" {
+			t.Fatalf("entry %q", id)
+		}
+		again()
+	}
+	if f.s.Entries.Entries != 31 || f.s.Ledger.Entries != 31 {
+		t.Errorf("%d entries, ledger %d, want 31 after one entry sent twice", f.s.Entries.Entries, f.s.Ledger.Entries)
+	}
+	f.flush()
+	var out string
+	f.until(func() bool {
+		for _, p := range f.s.Players {
+			if p.Status == Out && p.ID == p.Entrant {
+				out = p.ID
+				return true
+			}
+		}
+		return false
+	})
+	re := RegisterRequest{ReEntryOf: out, Key: "upd-2"}
+	for range 2 {
+		if err := f.s.VerifyRegister(re, f.now); err != nil {
+			t.Fatalf("retried re-entry refused: %v", err)
+		}
+		if id := f.s.Register(re); id != out+"#2" {
+			t.Fatalf("re-entry %q, want %s#2", id, out)
+		}
+		again()
+	}
+	if f.s.Entries.ReEntries != 1 {
+		t.Errorf("%d re-entries, want 1", f.s.Entries.ReEntries)
+	}
+	var who string
+	for _, p := range f.s.Players {
+		if p.Status == Seated && !p.Leaving && p.Stack <= spec.Structure.StartingStack {
+			who = p.ID
+			break
+		}
+	}
+	rb := RebuyRequest{Player: who, Key: "upd-3"}
+	for range 2 {
+		if err := f.s.VerifyRebuy(rb, f.now); err != nil {
+			t.Fatalf("retried rebuy refused: %v", err)
+		}
+		_ = f.s.Rebuy(rb)
+		again()
+	}
+	if p := f.s.player(who); p.Rebuys != 1 || f.s.Entries.Rebuys != 1 {
+		t.Errorf("rebuys %d (entries %d), want 1", p.Rebuys, f.s.Entries.Rebuys)
+	}
+	sc := SanctionRequest{Player: who, Kind: floor.Warning, Reason: "slow roll", By: "td", Key: "upd-4"}
+	refs := map[int]bool{}
+	for range 2 {
+		if err := f.s.VerifySanction(sc, f.now); err != nil {
+			t.Fatalf("retried sanction refused: %v", err)
+		}
+		refs[f.s.GiveSanction(sc, f.now)] = true
+		again()
+	}
+	if len(f.s.Sanctions) != 1 || len(refs) != 1 {
+		t.Errorf("%d sanctions, refs %v, want one", len(f.s.Sanctions), refs)
+	}
+	pause := ClockRequest{Kind: floor.ClockPause, By: "td", Key: "upd-5"}
+	for range 2 {
+		if err := f.s.VerifyClock(pause); err != nil {
+			t.Fatalf("retried pause refused: %v", err)
+		}
+		f.s.Clock(pause, f.now)
+		again()
+	}
+	if len(f.s.ClockEvents) != 1 {
+		t.Errorf("%d clock events, want 1", len(f.s.ClockEvents))
+	}
+	// A new key is a new action, checked as ever.
+	if err := f.s.VerifyRegister(RegisterRequest{Player: "late", Key: "upd-6"}, f.now); err == nil {
+		t.Error("a second registration of the same player under a new key was accepted")
+	}
+}
+
+// TestRebuyCheckedOnTheStackAfterTheLastHand: the "at or below the starting stack" limit of a
+// rebuy is checked by the table on the stack after its last hand, not on the tournament's count,
+// which may be many hands old: a player who has won since is refused and refunded (R1).
+func TestRebuyCheckedOnTheStackAfterTheLastHand(t *testing.T) { // rule R1
+	spec := simSpec(40)
+	spec.Rebuys, spec.RebuyLevel = 1, 10
+	f := newFloorSim(t, spec, 6)
+	f.s.Step(f.now)
+	f.flush()
+	// A player whose table holds more than the starting stack for him, while the tournament's count
+	// (as of an older report) says he has no more than it. He may move or bust before the order
+	// reaches his table: then another is tried.
+	pool := f.s.Payouts.Pool
+	var rec RebuyRecord
+	tried := map[string]bool{}
+	for attempt := 0; attempt < 20 && !strings.Contains(rec.Refused, "R1"); attempt++ {
+		var who string
+		f.until(func() bool {
+			for _, id := range sortedIDs(f.tables) {
+				for _, seat := range f.tables[id].st.Seats {
+					if p := f.s.player(seat.Player); !tried[seat.Player] && seat.Stack > spec.Structure.StartingStack && p.Status == Seated && !p.Leaving {
+						who = seat.Player
+						return true
+					}
+				}
+			}
+			return false
+		})
+		tried[who] = true
+		f.s.player(who).Stack = spec.Structure.StartingStack // stale, as between two reports
+		if err := f.s.VerifyRebuy(RebuyRequest{Player: who}, f.now); err != nil {
+			t.Fatal(err)
+		}
+		ref := f.s.Rebuy(RebuyRequest{Player: who})
+		f.flush()
+		f.until(func() bool { return f.s.RebuyLog[ref].Done })
+		rec = f.s.RebuyLog[ref]
+	}
+	if !strings.Contains(rec.Refused, "R1") || rec.Chips != 0 {
+		t.Fatalf("rebuy record %+v, want refused by R1", rec)
+	}
+	if f.s.Ledger.RebuyChips != 0 || f.s.Entries.Rebuys != 0 || f.s.Payouts.Pool != pool {
+		t.Errorf("refused rebuys not refunded: ledger %d, rebuys %d, pool %d (was %d)", f.s.Ledger.RebuyChips, f.s.Entries.Rebuys, f.s.Payouts.Pool, pool)
+	}
+	f.run(200000) // chips conserved at every step
+}
+
+// TestSilentTableIsReplaced: a table that stops reporting is noticed when its deadline passes
+// (the others, reporting, tell at least every quarter of it) and its host is replaced; a
+// tournament never waits forever on one table.
+func TestSilentTableIsReplaced(t *testing.T) {
+	spec := simSpec(45)
+	spec.TableDeadline = time.Minute
+	f := newFloorSim(t, spec, 8)
+	f.s.Step(f.now)
+	f.flush()
+	replaced := map[floor.TableID]int{}
+	silent := floor.TableID(1)
+	for k := 0; k < 200; k++ { // 200 seconds of the tournament's clock
+		f.deliver()
+		for _, id := range sortedIDs(f.tables) {
+			if id != silent {
+				f.report(f.tables[id])
+			}
+		}
+		f.step()
+		for _, id := range f.s.Replacing {
+			replaced[id]++
+		}
+		f.s.Replacing = nil
+	}
+	if replaced[silent] < 2 || len(replaced) != 1 {
+		t.Errorf("hosts replaced %v in 200 s, want table %d's only, every minute or so", replaced, silent)
+	}
+	if tr := f.s.Table(silent); tr.Replaced != replaced[silent] {
+		t.Errorf("table record counts %d replacements, %d made", tr.Replaced, replaced[silent])
 	}
 }

@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"fmt"
@@ -23,14 +23,17 @@ type TableState struct {
 	Positions engine.Positions `json:"positions"`
 	// DrawnBigBlind is the floor's BigBlind before the first hand (floor.DrawButton's), so that
 	// NextBigBlindSeat names the first big blind.
-	DrawnBigBlind floor.Seat   `json:"drawnBigBlind"`
-	HandNumber    int64        `json:"handNumber"`  // of the last hand acknowledged
-	HandsPlayed   int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
-	Level         engine.Level `json:"level"`
-	LevelNumber   int          `json:"levelNumber"`
-	OnBreak       bool         `json:"onBreak,omitempty"`
-	Paused        bool         `json:"paused,omitempty"`
-	Held          bool         `json:"held,omitempty"`
+	DrawnBigBlind floor.Seat `json:"drawnBigBlind"`
+	// ButtonSeed, when not 0, seeds the button draw still to be made (T3): the table opened with
+	// one player, and draws when it has two, before its first hand.
+	ButtonSeed  uint64       `json:"buttonSeed,omitempty"`
+	HandNumber  int64        `json:"handNumber"`  // of the last hand acknowledged
+	HandsPlayed int64        `json:"handsPlayed"` // hands dealt here, void ones excluded
+	Level       engine.Level `json:"level"`
+	LevelNumber int          `json:"levelNumber"`
+	OnBreak     bool         `json:"onBreak,omitempty"`
+	Paused      bool         `json:"paused,omitempty"`
+	Held        bool         `json:"held,omitempty"`
 	// Batch is the most hands the table plays between reports (1 in live play).
 	Batch int `json:"batch"`
 	// Credit, in a simulation, is the last hand the table may deal before the tournament has heard
@@ -51,6 +54,14 @@ type TableState struct {
 	EventSeq      int   `json:"eventSeq"`
 	ReportedHands int64 `json:"reportedHands"`
 	ReportedLevel int   `json:"reportedLevel"`
+	// Heartbeat: the table tells the tournament at least this often (workflow time) that it is
+	// alive, so that its deadline notices one that stopped reporting (0: never); LastEventAt is
+	// when it last told.
+	Heartbeat   time.Duration `json:"heartbeat,omitempty"`
+	LastEventAt time.Time     `json:"lastEventAt,omitzero"`
+	// Undelivered are events whose signal failed every attempt: they go again, before the next,
+	// so that the tournament never waits on a gap in the sequence.
+	Undelivered []TableEvent `json:"undelivered,omitempty"`
 	// ReportEvery: the table also tells the tournament its hand count every so many hands, for
 	// progress, even when nothing else changed (0: never).
 	ReportEvery int  `json:"reportEvery,omitempty"`
@@ -83,6 +94,7 @@ func (t *TableState) Clone() *TableState {
 	c := *t
 	c.Seats = slices.Clone(t.Seats)
 	c.Pending = slices.Clone(t.Pending)
+	c.Undelivered = slices.Clone(t.Undelivered)
 	return &c
 }
 
@@ -315,15 +327,52 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 	case o.Sanction != nil:
 		t.sanction(*o.Sanction, ev)
 	case o.Rebuy != nil:
-		if i := t.playerIndex(o.Rebuy.Player); i >= 0 {
-			t.Seats[i].Stack += o.Rebuy.Chips
-			ev.Rebuys = append(ev.Rebuys, *o.Rebuy)
-		} else {
-			ev.Rebuys = append(ev.Rebuys, RebuyOrder{Ref: o.Rebuy.Ref, Player: o.Rebuy.Player})
-		}
+		t.rebuy(*o.Rebuy, ev)
+	case o.ColorUp != nil:
+		t.colorUp(*o.ColorUp, ev)
 	case o.Close != nil:
 		t.Closing = true
 	}
+}
+
+// rebuy puts the chips bought in front of the player (R1, 003 r18) if his stack after the last
+// hand allows it; otherwise the tournament hears why, and refunds it.
+func (t *TableState) rebuy(o RebuyOrder, ev *TableEvent) {
+	done := RebuyOrder{Ref: o.Ref, Player: o.Player}
+	switch i := t.playerIndex(o.Player); {
+	case i < 0:
+		done.Refused = fmt.Sprintf("%s left table %s before the chips reached him", o.Player, t.ID)
+	case o.MaxStack > 0 && t.Seats[i].Stack > o.MaxStack:
+		done.Refused = fmt.Sprintf("rule R1: %s has %d chips after hand %d: a rebuy is for a stack at or below %d", o.Player, t.Seats[i].Stack, t.HandNumber, o.MaxStack)
+	default:
+		t.Seats[i].Stack += o.Chips
+		done.Chips = o.Chips
+	}
+	ev.Rebuys = append(ev.Rebuys, done)
+}
+
+// colorUp races the odd chips of the denomination leaving play (R8), from seat 1, between hands;
+// a table whose stacks are all whole numbers of the next chip needs no race.
+func (t *TableState) colorUp(o ColorUpOrder, ev *TableEvent) {
+	done := AppliedColorUp{Removed: o.Removed, Next: o.Next, Hand: t.HandNumber}
+	racers := make([]floor.Racer, len(t.Seats))
+	stacks := make([]int64, len(t.Seats))
+	for i, s := range t.Seats { // Seats are in seat order: the race deals from seat 1
+		racers[i] = floor.Racer{Seat: floor.Seat(s.Seat + 1), Player: floor.PlayerID(s.Player), Stack: s.Stack}
+		stacks[i] = s.Stack
+	}
+	if floor.NeedsChipRace(true, stacks, o.Next) {
+		res, err := floor.ChipRace(racers, o.Removed, o.Next, floor.NewSeededReader(o.Seed))
+		if err != nil {
+			done.Error = err.Error()
+		} else {
+			for i := range t.Seats {
+				t.Seats[i].Stack = res.Stacks[i]
+			}
+			done.Added, done.Winners, done.Saved = res.Added, res.Winners, res.Saved
+		}
+	}
+	ev.ColorUps = append(ev.ColorUps, done)
 }
 
 // seat seats an arrival (R3, R4, B7).
@@ -433,6 +482,7 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	for _, s := range t.Seats {
 		st.Seats = append(st.Seats, table.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
 	}
+	t.drawButton()
 	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.dealers() < 2) {
 		t.RoundPlayed = t.HandForHand
 		ev.HandForHand = t.HandForHand
@@ -470,11 +520,27 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	return st
 }
 
+// drawButton draws the button of a table opened with one player (T3), once it has two and before
+// its first hand; the big blind of the draw is the first hand's small blind, as at the start.
+func (t *TableState) drawButton() {
+	if t.ButtonSeed == 0 || t.Positions.Played || t.dealers() < 2 {
+		return
+	}
+	ft, err := floor.DrawButton(t.FloorTable(), floor.NewSeededReader(t.ButtonSeed))
+	if err != nil {
+		return // two players are there: the draw cannot fail
+	}
+	t.ButtonSeed = 0
+	t.Positions = engine.Positions{Button: int(ft.Button) - 1, SmallBlind: -1, BigBlind: -1}
+	t.DrawnBigBlind = ft.BigBlind
+}
+
 // Event fills in the layout and counters of ev and says whether it is worth sending: it carries
 // news, acknowledges orders, or reports a level or hand count the tournament has not heard.
-func (t *TableState) Event(ev *TableEvent, acked int) bool {
-	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys) > 0 ||
+func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
+	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys)+len(ev.ColorUps) > 0 ||
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
+		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) // out of credit
 	if !news {
@@ -491,5 +557,6 @@ func (t *TableState) Event(ev *TableEvent, acked int) bool {
 	}
 	ev.Button, ev.BigBlind = ft.Button, ft.BigBlind
 	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
+	t.LastEventAt = now
 	return true
 }

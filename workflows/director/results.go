@@ -1,4 +1,4 @@
-package workflows
+package director
 
 import (
 	"slices"
@@ -6,19 +6,6 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The TournamentWorkflow's queries.
-const (
-	ProgressQuery  = "progress"
-	StandingsQuery = "standings"
-	TablesQuery    = "tables"
-	ClockQuery     = "clock"
-	PayoutsQuery   = "payouts"
-	SanctionsQuery = "sanctions"
-	DealQuoteQuery = "deal-quote"
-	// StateQuery returns the whole TournamentState, for debugging and audits.
-	StateQuery = "state"
 )
 
 // Progress is the tournament at a glance.
@@ -146,6 +133,8 @@ type TableView struct {
 	Held     bool          `json:"held,omitempty"`
 	Breaking bool          `json:"breaking,omitempty"`
 	Closed   bool          `json:"closed,omitempty"`
+	// Replaced counts the hosts replaced because the table went silent past its deadline.
+	Replaced int `json:"replaced,omitempty"`
 }
 
 // TablesView lists the tables, open ones first.
@@ -153,7 +142,7 @@ func (s *TournamentState) TablesView() []TableView {
 	var out []TableView
 	for _, t := range s.Tables {
 		v := TableView{ID: t.ID, Workflow: t.WorkflowID, Seats: t.Seats, Stacks: t.Stacks, Button: t.Button, BigBlind: t.BigBlind,
-			Hand: t.Hand, Hands: t.Hands, Level: t.Level, Held: t.Held, Breaking: t.Breaking, Closed: t.Closed || t.Closing}
+			Hand: t.Hand, Hands: t.Hands, Level: t.Level, Held: t.Held, Breaking: t.Breaking, Closed: t.Closed || t.Closing, Replaced: t.Replaced}
 		for _, p := range t.Seats {
 			if p != "" {
 				v.Players++

@@ -1,20 +1,8 @@
-package workflows
+package director
 
 import (
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-)
-
-// The names of the workflows' signals, updates and queries.
-const (
-	// ReportUpdate is the TableWorkflow's Update for hand results (table.Controller's Report).
-	ReportUpdate = "report"
-	// OrdersSignal carries the tournament's orders to a TableWorkflow ([]Order).
-	OrdersSignal = "orders"
-	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (TableEvent).
-	TableEventSignal = "table-event"
-	// TableStateQuery returns a TableWorkflow's TableState.
-	TableStateQuery = "table-state"
 )
 
 // Order is one instruction from the tournament to a table, applied between hands, in Seq order.
@@ -33,6 +21,7 @@ type Order struct {
 	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
 	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`
+	ColorUp     *ColorUpOrder     `json:"colorUp,omitempty"`
 	Close       *CloseTableOrder  `json:"close,omitempty"`
 }
 
@@ -84,9 +73,35 @@ type SanctionOrder struct {
 
 // RebuyOrder puts chips bought in front of a player at once (R1 policy, 003 r18).
 type RebuyOrder struct {
-	Ref    int    `json:"ref"`
+	Ref    int    `json:"ref"` // the index of the record in the tournament's RebuyLog
 	Player string `json:"player"`
 	Chips  int64  `json:"chips"`
+	// MaxStack is the most chips the player may have for the rebuy (R1: at or below the starting
+	// stack); the table checks it on the stack after its last hand, which only it knows.
+	MaxStack int64 `json:"maxStack,omitempty"`
+	// Refused, in a TableEvent, says why the table did not put the chips in front of the player
+	// (Chips is then 0): he was gone, or had too many chips.
+	Refused string `json:"refused,omitempty"`
+}
+
+// ColorUpOrder colours the table up between hands (R8): the chips of Removed leave play, Next is
+// the smallest left; the odd chips are raced with a deck shuffled from Seed.
+type ColorUpOrder struct {
+	Removed int64  `json:"removed"`
+	Next    int64  `json:"next"`
+	Seed    uint64 `json:"seed"`
+}
+
+// AppliedColorUp is a colour-up as a table made it: the chips the race added (negative: removed),
+// who won a chip, who was given one (nobody is raced out), or why it could not be made.
+type AppliedColorUp struct {
+	Removed int64            `json:"removed"`
+	Next    int64            `json:"next"`
+	Hand    int64            `json:"hand"`
+	Added   int64            `json:"added,omitempty"`
+	Winners []floor.PlayerID `json:"winners,omitempty"`
+	Saved   []floor.PlayerID `json:"saved,omitempty"`
+	Error   string           `json:"error,omitempty"`
 }
 
 // CloseTableOrder ends the table: it was broken, or the tournament is over.
@@ -116,6 +131,7 @@ type TableEvent struct {
 	Refused   []RefusedSeat     `json:"refused,omitempty"`
 	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
 	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
+	ColorUps  []AppliedColorUp  `json:"colorUps,omitempty"`
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`

@@ -1,0 +1,36 @@
+package workflows
+
+// The names of the workflows' signals, updates and queries, in one place.
+const (
+	// TaskQueue is the task queue of the workflows and activities.
+	TaskQueue = "pokerfloor"
+
+	// ReportUpdate is the TableWorkflow's Update for hand results (table.Controller's Report).
+	ReportUpdate = "report"
+	// OrdersSignal carries the tournament's orders to a TableWorkflow ([]director.Order).
+	OrdersSignal = "orders"
+	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (director.TableEvent).
+	TableEventSignal = "table-event"
+	// TableStateQuery returns a TableWorkflow's director.TableState.
+	TableStateQuery = "table-state"
+
+	// The director's updates on the TournamentWorkflow. Each has a validator (director's Verify...)
+	// that refuses it with the rule that forbids it before anything is recorded, and a handler that
+	// records it with who asked and when (P6).
+	ClockUpdate    = "clock"
+	SanctionUpdate = "sanction"
+	RegisterUpdate = "register"
+	RebuyUpdate    = "rebuy"
+	DealUpdate     = "deal"
+
+	// The TournamentWorkflow's queries.
+	ProgressQuery  = "progress"
+	StandingsQuery = "standings"
+	TablesQuery    = "tables"
+	ClockQuery     = "clock"
+	PayoutsQuery   = "payouts"
+	SanctionsQuery = "sanctions"
+	DealQuoteQuery = "deal-quote"
+	// StateQuery returns the TournamentState less what predicts a draw, for debugging and audits.
+	StateQuery = "state"
+)
