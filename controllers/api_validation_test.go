@@ -1,0 +1,518 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// The validation tests prove that the API server itself refuses a bad spec, with a message that
+// says what is wrong: each case names the rule it is about, changes one thing in a valid object and
+// checks the server's own error text. They install the CRDs exactly as config/crd/bases has them.
+
+const testNamespace = "default"
+
+// apiServer is a real kube-apiserver and etcd with pokerfloor's CRDs installed.
+type apiServer struct {
+	env    *envtest.Environment
+	client client.Client
+	scheme *runtime.Scheme
+}
+
+// startAPIServer starts envtest with config/crd/bases installed, skipping (or failing in CI) as
+// startEnvtest does when the binaries are missing.
+func startAPIServer(t *testing.T) *apiServer {
+	t.Helper()
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		const msg = "KUBEBUILDER_ASSETS is not set: run `export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)` " +
+			"(or `make test`, which does it) to build kube-apiserver and etcd"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := pokerv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join("..", "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+		Scheme:                scheme,
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatalf("starting envtest with config/crd/bases (kube-apiserver and etcd from %s): %v", os.Getenv("KUBEBUILDER_ASSETS"), err)
+	}
+	t.Cleanup(func() {
+		if err := env.Stop(); err != nil {
+			t.Errorf("stopping envtest: %v", err)
+		}
+	})
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatalf("client for envtest: %v", err)
+	}
+	return &apiServer{env: env, client: c, scheme: scheme}
+}
+
+func testContext(t *testing.T) context.Context {
+	// Generous: a deadline here only stops a hung test, and must hold on a machine 5x slower.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func level(sb, bb, ante int64) pokerv1.Level {
+	return pokerv1.Level{SmallBlind: sb, BigBlind: bb, Ante: ante, Minutes: 20}
+}
+
+func breakLevel() pokerv1.Level { return pokerv1.Level{Break: true, Minutes: 10} }
+
+// validTournament is a small valid event that each case changes in one place.
+func validTournament(name string) *pokerv1.Tournament {
+	return &pokerv1.Tournament{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace},
+		Spec: pokerv1.TournamentSpec{
+			Currency:      "EUR",
+			BuyInCents:    2200,
+			FeeCents:      200,
+			StartingStack: 10000,
+			TableSize:     9,
+			Structure: pokerv1.BlindStructure{Levels: []pokerv1.Level{
+				level(50, 100, 0), level(100, 200, 25), breakLevel(), level(150, 300, 25), level(200, 400, 50),
+			}},
+			Payouts: &pokerv1.Payouts{SharesBasisPoints: []int32{5000, 3000, 2000}},
+			Players: []string{"ann", "bob", "cid", "dee"},
+		},
+	}
+}
+
+// wantRefused checks that err is the API server refusing the object as invalid, with every one
+// of wants in its message.
+func wantRefused(t *testing.T, err error, wants ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("the API server accepted the object; want it refused with %q", wants)
+	}
+	if !apierrors.IsInvalid(err) {
+		t.Fatalf("error %v is not the API server's Invalid; want %q", err, wants)
+	}
+	t.Logf("refused: %v", err)
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the API server's message\n  %v\ndoes not say %q", err, w)
+		}
+	}
+}
+
+func TestAPIValidation(t *testing.T) {
+	s := startAPIServer(t)
+	ctx := testContext(t)
+
+	t.Run("Tournament", func(t *testing.T) { testTournamentValidation(t, ctx, s) })
+	t.Run("TournamentImmutableAfterStart", func(t *testing.T) { testTournamentImmutableAfterStart(t, ctx, s) })
+	t.Run("Table", func(t *testing.T) { testTableValidation(t, ctx, s) })
+	t.Run("Sanction", func(t *testing.T) { testSanctionValidation(t, ctx, s) })
+	t.Run("EntryBatch", func(t *testing.T) { testEntryBatchValidation(t, ctx, s) })
+	t.Run("SamplesAccepted", func(t *testing.T) { testSamplesAccepted(t, ctx, s) })
+}
+
+func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
+	// The valid base is accepted: otherwise every refusal below would prove nothing.
+	if err := s.client.Create(ctx, validTournament("valid-base")); err != nil {
+		t.Fatalf("the valid base tournament was refused: %v", err)
+	}
+	cases := []struct {
+		name   string
+		change func(*pokerv1.TournamentSpec)
+		want   []string
+	}{
+		{"RuleB3BlindsFall", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels = []pokerv1.Level{level(100, 200, 0), breakLevel(), level(50, 100, 0)}
+		}, []string{"spec.structure.levels: Invalid value", "the blinds fall from one level to the next"}},
+		{"RuleB3AnteFalls", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels = []pokerv1.Level{level(100, 200, 50), level(200, 400, 25)}
+		}, []string{"spec.structure.levels: Invalid value", "the ante falls from one level to the next"}},
+		{"RuleB1BigBlindNotTwiceSmall", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels[1] = level(100, 250, 25)
+		}, []string{"spec.structure.levels[1]", "a blind level's bigBlind must be twice its smallBlind (B1)"}},
+		{"RuleB1SmallBlindNotPositive", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels[0] = level(0, 0, 0)
+		}, []string{"spec.structure.levels[0]", "a blind level needs a positive smallBlind (B1)"}},
+		{"RuleB3BreakWithBlinds", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels[2] = pokerv1.Level{Break: true, SmallBlind: 100, BigBlind: 200, Minutes: 10}
+		}, []string{"spec.structure.levels[2]", "a break has no blinds and no ante (B3)"}},
+		{"RuleB3StartsWithBreak", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels = append([]pokerv1.Level{breakLevel()}, s.Structure.Levels...)
+		}, []string{"spec.structure.levels[0] is a break: the tournament starts with a blind level"}},
+		{"RuleB3EndsWithBreak", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels = append(s.Structure.Levels, breakLevel())
+		}, []string{"spec.structure.levels ends with a break"}},
+		{"RuleB3LevelWithoutMinutes", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels[0].Minutes = 0
+		}, []string{"spec.structure.levels[0].minutes", "should be greater than or equal to 1"}},
+		{"RuleB3NameAndLevels", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Name = "turbo"
+		}, []string{"spec.structure takes either name", "or levels", "exactly one of them"}},
+		{"RuleB3UnknownStructure", func(s *pokerv1.TournamentSpec) {
+			s.Structure = pokerv1.BlindStructure{Name: "hyper"}
+		}, []string{"spec.structure.name", `"turbo", "standard", "deep"`}},
+		{"RuleR8ChipsNotAscending", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Chips = []int64{100, 25, 500}
+		}, []string{"spec.structure.chips must be ascending"}},
+		{"RuleR6SharesDoNotAddUp", func(s *pokerv1.TournamentSpec) {
+			s.Payouts.SharesBasisPoints = []int32{5000, 3000, 1000}
+		}, []string{"spec.payouts.sharesBasisPoints must add up to 10000 basis points, 100% of the prize pool (R6)"}},
+		{"RuleR6SharesIncrease", func(s *pokerv1.TournamentSpec) {
+			s.Payouts.SharesBasisPoints = []int32{4000, 4500, 1500}
+		}, []string{"spec.payouts.sharesBasisPoints must never increase"}},
+		{"RuleR6AmountsIncrease", func(s *pokerv1.TournamentSpec) {
+			s.Payouts = &pokerv1.Payouts{AmountsCents: []int64{50000, 60000}}
+		}, []string{"spec.payouts.amountsCents must never increase"}},
+		{"RuleR6TwoPayoutForms", func(s *pokerv1.TournamentSpec) {
+			s.Payouts.Builtin = "standard"
+		}, []string{"spec.payouts takes exactly one of builtin, sharesBasisPoints, amountsCents and satellite"}},
+		{"RuleR6PaidPercentBelowTen", func(s *pokerv1.TournamentSpec) {
+			s.Payouts = &pokerv1.Payouts{Builtin: "standard", PaidPercent: 5}
+		}, []string{"spec.payouts.paidPercent", "should be greater than or equal to 10"}},
+		{"RuleR6PaidPercentWithCustomTable", func(s *pokerv1.TournamentSpec) {
+			s.Payouts.PaidPercent = 20
+		}, []string{"spec.payouts.paidPercent goes with builtin"}},
+		{"RuleR6SatelliteSeatWorthLessThanBuyIn", func(s *pokerv1.TournamentSpec) {
+			s.Payouts = &pokerv1.Payouts{Satellite: &pokerv1.Satellite{Event: "main", Seats: 1, SeatValueCents: 2000}}
+		}, []string{"spec.payouts.satellite.seatValueCents must be more than spec.buyInCents"}},
+		{"RuleR6SatelliteSeatsForEveryPlayer", func(s *pokerv1.TournamentSpec) {
+			s.Payouts = &pokerv1.Payouts{Satellite: &pokerv1.Satellite{Event: "main", Seats: 4, SeatValueCents: 20000}}
+		}, []string{"spec.payouts.satellite.seats: Invalid value", "spec.payouts.satellite.seats must be fewer than the players listed in spec.players"}},
+		{"RuleR6FeeNotLessThanBuyIn", func(s *pokerv1.TournamentSpec) {
+			s.FeeCents = s.BuyInCents
+		}, []string{"spec.feeCents: Invalid value", "spec.feeCents must be less than spec.buyInCents"}},
+		{"RuleR6BountyTakesThePool", func(s *pokerv1.TournamentSpec) {
+			s.Bounty = &pokerv1.Bounty{AmountCents: 2000, ProgressivePercent: 50}
+		}, []string{"spec.bounty.amountCents must be less than the buy-in less the fee"}},
+		{"RuleR6RebuyFeeNotLessThanPrice", func(s *pokerv1.TournamentSpec) {
+			s.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 2, PriceCents: 1000, FeeCents: 1000}
+		}, []string{"spec.rebuys.feeCents must be less than spec.rebuys.priceCents"}},
+		{"RuleR6AddOnFeeNotLessThanPrice", func(s *pokerv1.TournamentSpec) {
+			s.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000, FeeCents: 1500}
+		}, []string{"spec.addOn.feeCents must be less than spec.addOn.priceCents"}},
+		{"RuleR1BuyInNotPositive", func(s *pokerv1.TournamentSpec) {
+			s.BuyInCents, s.FeeCents = 0, 0
+		}, []string{"spec.buyInCents", "should be greater than or equal to 1"}},
+		{"RuleR1StartingStackNotPositive", func(s *pokerv1.TournamentSpec) {
+			s.StartingStack = -5000
+		}, []string{"spec.startingStack", "should be greater than or equal to 1"}},
+		{"RuleR1StartingStackMissing", func(s *pokerv1.TournamentSpec) {
+			s.StartingStack = 0 // omitted: custom levels need one
+		}, []string{"spec.startingStack is required with a custom level schedule"}},
+		{"RuleR1RebuyChipsNotPositive", func(s *pokerv1.TournamentSpec) {
+			s.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 2, Chips: -1}
+		}, []string{"spec.rebuys.chips", "should be greater than or equal to 1"}},
+		{"RuleR1ReEntryWithoutLateRegistration", func(s *pokerv1.TournamentSpec) {
+			s.ReEntry = &pokerv1.ReEntry{Max: 1}
+		}, []string{"spec.reEntry needs spec.lateRegistration"}},
+		{"RuleR1PlayerTwice", func(s *pokerv1.TournamentSpec) {
+			s.Players = append(s.Players, "bob")
+		}, []string{"spec.players[4]", "Duplicate value", `"bob"`}},
+		{"RuleT1TableTooLarge", func(s *pokerv1.TournamentSpec) {
+			s.TableSize = 11
+		}, []string{"spec.tableSize", "should be less than or equal to 10"}},
+		{"RuleT1TableTooSmall", func(s *pokerv1.TournamentSpec) {
+			s.TableSize = 1
+		}, []string{"spec.tableSize", "should be greater than or equal to 2"}},
+		{"RuleR3BalanceThreshold", func(s *pokerv1.TournamentSpec) {
+			s.BalanceThreshold = 4
+		}, []string{"spec.balanceThreshold", "supported values", "2", "3"}},
+		{"RuleB2AnteMode", func(s *pokerv1.TournamentSpec) {
+			s.AnteMode = "button"
+		}, []string{"spec.anteMode", `"everyone", "bigBlind"`}},
+		{"RuleB5ButtonRule", func(s *pokerv1.TournamentSpec) {
+			s.ButtonRule = "moving"
+		}, []string{"spec.buttonRule", `"dead", "seed000"`}},
+		{"RuleA14OutOfTurn", func(s *pokerv1.TournamentSpec) {
+			s.OutOfTurn = "strict"
+		}, []string{"spec.outOfTurn", `"seed000", "tda"`}},
+		{"RuleA15ClockExpiry", func(s *pokerv1.TournamentSpec) {
+			s.ActionClock = &pokerv1.ActionClock{ThinkSeconds: 30, Expiry: "check"}
+		}, []string{"spec.actionClock.expiry", `"fold", "checkWhenFree"`}},
+		{"CurrencyCode", func(s *pokerv1.TournamentSpec) {
+			s.Currency = "euro"
+		}, []string{"spec.currency", "should match '^[A-Z]{3}$'"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tm := validTournament("invalid-" + strings.ToLower(tc.name))
+			tc.change(&tm.Spec)
+			wantRefused(t, s.client.Create(ctx, tm), tc.want...)
+		})
+	}
+}
+
+// testTournamentImmutableAfterStart: the money, the chips, the table size and the structure may
+// change until the tournament starts (status.startedAt), and never after.
+func testTournamentImmutableAfterStart(t *testing.T, ctx context.Context, s *apiServer) {
+	tm := validTournament("started")
+	if err := s.client.Create(ctx, tm); err != nil {
+		t.Fatal(err)
+	}
+	// Before the start the organiser may still correct the published terms.
+	tm.Spec.BuyInCents, tm.Spec.StartingStack, tm.Spec.TableSize = 3300, 15000, 8
+	tm.Spec.Structure.Levels[0] = level(25, 50, 0)
+	if err := s.client.Update(ctx, tm); err != nil {
+		t.Fatalf("changing the terms before the start was refused: %v", err)
+	}
+	tm.Status.Phase = pokerv1.TournamentRunning
+	tm.Status.StartedAt = &metav1.Time{Time: time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)}
+	if err := s.client.Status().Update(ctx, tm); err != nil {
+		t.Fatalf("the manager's status update was refused: %v", err)
+	}
+	cases := []struct {
+		name   string
+		change func(*pokerv1.TournamentSpec)
+		path   string
+		want   string
+	}{
+		{"RuleR1BuyIn", func(s *pokerv1.TournamentSpec) { s.BuyInCents = 5500 }, "spec.buyInCents",
+			"spec.currency, spec.buyInCents and spec.feeCents cannot change after the tournament has started"},
+		{"RuleR6Fee", func(s *pokerv1.TournamentSpec) { s.FeeCents = 300 }, "spec.buyInCents",
+			"spec.currency, spec.buyInCents and spec.feeCents cannot change after the tournament has started"},
+		{"RuleR1StartingStack", func(s *pokerv1.TournamentSpec) { s.StartingStack = 20000 }, "spec.startingStack",
+			"spec.startingStack cannot change after the tournament has started"},
+		{"RuleT1TableSize", func(s *pokerv1.TournamentSpec) { s.TableSize = 6 }, "spec.tableSize",
+			"spec.tableSize cannot change after the tournament has started"},
+		{"RuleB3Structure", func(s *pokerv1.TournamentSpec) { s.Structure.Levels[3].Minutes = 30 }, "spec.structure",
+			"spec.structure cannot change after the tournament has started"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got pokerv1.Tournament
+			if err := s.client.Get(ctx, client.ObjectKeyFromObject(tm), &got); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(&got.Spec)
+			wantRefused(t, s.client.Update(ctx, &got), tc.path+": Invalid value", tc.want)
+		})
+	}
+	// What a director changes during play is still accepted: pausing.
+	var got pokerv1.Tournament
+	if err := s.client.Get(ctx, client.ObjectKeyFromObject(tm), &got); err != nil {
+		t.Fatal(err)
+	}
+	got.Spec.Paused = true
+	if err := s.client.Update(ctx, &got); err != nil {
+		t.Errorf("pausing a started tournament was refused: %v", err)
+	}
+}
+
+func testTableValidation(t *testing.T, ctx context.Context, s *apiServer) {
+	table := &pokerv1.Table{
+		ObjectMeta: metav1.ObjectMeta{Name: "valid-base-1", Namespace: testNamespace},
+		Spec:       pokerv1.TableSpec{Tournament: "valid-base", Number: 1, Seats: 9},
+	}
+	if err := s.client.Create(ctx, table); err != nil {
+		t.Fatalf("a valid Table was refused: %v", err)
+	}
+	t.Run("RuleT1SeatsOutside2To10", func(t *testing.T) {
+		bad := &pokerv1.Table{
+			ObjectMeta: metav1.ObjectMeta{Name: "valid-base-2", Namespace: testNamespace},
+			Spec:       pokerv1.TableSpec{Tournament: "valid-base", Number: 2, Seats: 12},
+		}
+		wantRefused(t, s.client.Create(ctx, bad), "spec.seats", "should be less than or equal to 10")
+	})
+	for _, tc := range []struct {
+		name   string
+		change func(*pokerv1.TableSpec)
+		want   string
+	}{
+		{"TournamentImmutable", func(s *pokerv1.TableSpec) { s.Tournament = "other" }, "spec.tournament cannot change"},
+		{"NumberImmutable", func(s *pokerv1.TableSpec) { s.Number = 7 }, "spec.number cannot change"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got pokerv1.Table
+			if err := s.client.Get(ctx, client.ObjectKeyFromObject(table), &got); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(&got.Spec)
+			wantRefused(t, s.client.Update(ctx, &got), tc.want)
+		})
+	}
+}
+
+func validSanction(name string) *pokerv1.Sanction {
+	return &pokerv1.Sanction{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace},
+		Spec: pokerv1.SanctionSpec{Tournament: "valid-base", Player: "bob", Kind: pokerv1.SanctionExclusion,
+			Rounds: 2, Rule: "A14", Reason: "acted out of turn on purpose"},
+	}
+}
+
+func testSanctionValidation(t *testing.T, ctx context.Context, s *apiServer) {
+	given := validSanction("valid-base-bob")
+	if err := s.client.Create(ctx, given); err != nil {
+		t.Fatalf("a valid Sanction was refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*pokerv1.SanctionSpec)
+		want   []string
+	}{
+		{"RuleP1ExclusionWithoutRounds", func(s *pokerv1.SanctionSpec) { s.Rounds = 0 },
+			[]string{"spec.rounds: Invalid value", "spec.rounds (1 to 4) is required for an exclusion and only for an exclusion (P1)"}},
+		{"RuleP1WarningWithRounds", func(s *pokerv1.SanctionSpec) { s.Kind = pokerv1.SanctionWarning },
+			[]string{"spec.rounds (1 to 4) is required for an exclusion and only for an exclusion (P1)"}},
+		{"RuleP1FiveRounds", func(s *pokerv1.SanctionSpec) { s.Rounds = 5 },
+			[]string{"spec.rounds", "should be less than or equal to 4"}},
+		{"RuleP1UnknownKind", func(s *pokerv1.SanctionSpec) { s.Kind = "fine" },
+			[]string{"spec.kind", `"warning", "exclusion", "disqualification"`}},
+		{"RuleP6NoReason", func(s *pokerv1.SanctionSpec) { s.Reason = "" },
+			[]string{"spec.reason", "at least 1 chars long"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := validSanction("invalid-" + strings.ToLower(tc.name))
+			tc.change(&bad.Spec)
+			wantRefused(t, s.client.Create(ctx, bad), tc.want...)
+		})
+	}
+	t.Run("RuleP6SpecIsARecord", func(t *testing.T) {
+		var got pokerv1.Sanction
+		if err := s.client.Get(ctx, client.ObjectKeyFromObject(given), &got); err != nil {
+			t.Fatal(err)
+		}
+		got.Spec.Rounds = 1
+		wantRefused(t, s.client.Update(ctx, &got), "a Sanction's spec cannot change once given")
+	})
+}
+
+func validEntryBatch(name string, players ...string) *pokerv1.EntryBatch {
+	b := &pokerv1.EntryBatch{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace},
+		Spec:       pokerv1.EntryBatchSpec{Tournament: "valid-base"},
+	}
+	for _, p := range players {
+		b.Spec.Entries = append(b.Spec.Entries, pokerv1.Entry{Player: p, Kind: pokerv1.EntryFirst})
+	}
+	return b
+}
+
+func testEntryBatchValidation(t *testing.T, ctx context.Context, s *apiServer) {
+	// A full batch is accepted: the limit is usable, and the immutability rule's cost fits.
+	full := make([]string, pokerv1.MaxEntriesPerBatch)
+	for i := range full {
+		full[i] = "player-" + strings.Repeat("x", 40) + "-" + strconv.Itoa(i)
+	}
+	batch := validEntryBatch("full", full...)
+	if err := s.client.Create(ctx, batch); err != nil {
+		t.Fatalf("a batch of %d entries was refused: %v", pokerv1.MaxEntriesPerBatch, err)
+	}
+	t.Run("RuleR1TooManyEntries", func(t *testing.T) {
+		bad := validEntryBatch("too-many", append(full, "one-more")...)
+		wantRefused(t, s.client.Create(ctx, bad), "spec.entries", "must have at most 1000 items")
+	})
+	t.Run("RuleR1SameEntryTwice", func(t *testing.T) {
+		bad := validEntryBatch("twice", "ann", "bob", "ann")
+		wantRefused(t, s.client.Create(ctx, bad), "spec.entries[2]", "Duplicate value")
+	})
+	t.Run("RuleR1ReEntryBesideEntry", func(t *testing.T) {
+		ok := validEntryBatch("entry-and-reentry", "ann")
+		ok.Spec.Entries = append(ok.Spec.Entries, pokerv1.Entry{Player: "ann", Kind: pokerv1.EntryReEntry})
+		if err := s.client.Create(ctx, ok); err != nil {
+			t.Errorf("an entry and a re-entry of one player in a batch were refused: %v", err)
+		}
+	})
+	t.Run("RuleR1BadPlayerID", func(t *testing.T) {
+		bad := validEntryBatch("bad-id", "ann smith")
+		wantRefused(t, s.client.Create(ctx, bad), "spec.entries[0].player", "should match")
+	})
+	t.Run("SpecIsARecord", func(t *testing.T) {
+		var got pokerv1.EntryBatch
+		if err := s.client.Get(ctx, client.ObjectKeyFromObject(batch), &got); err != nil {
+			t.Fatal(err)
+		}
+		got.Spec.Entries = got.Spec.Entries[1:]
+		wantRefused(t, s.client.Update(ctx, &got), "an EntryBatch's spec cannot change once created")
+	})
+}
+
+// readManifests decodes every object of the YAML files matching pattern.
+func readManifests(t *testing.T, pattern string) []*unstructured.Unstructured {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s (%v)", pattern, err)
+	}
+	var out []*unstructured.Unstructured
+	for _, f := range files {
+		if filepath.Base(f) == "kustomization.yaml" {
+			continue
+		}
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
+		for {
+			u := &unstructured.Unstructured{}
+			err := d.Decode(&u.Object)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				r.Close()
+				t.Fatalf("%s: %v", f, err)
+			}
+			if len(u.Object) > 0 {
+				out = append(out, u)
+			}
+		}
+		r.Close()
+	}
+	return out
+}
+
+// testSamplesAccepted: every sample in config/samples is a valid object the API server takes.
+func testSamplesAccepted(t *testing.T, ctx context.Context, s *apiServer) {
+	samples := readManifests(t, filepath.Join("..", "config", "samples", "*.yaml"))
+	kinds := map[string]bool{}
+	for _, u := range samples {
+		u.SetNamespace(testNamespace)
+		if err := s.client.Create(ctx, u); err != nil {
+			t.Errorf("sample %s %s was refused: %v", u.GetKind(), u.GetName(), err)
+		}
+		kinds[u.GetKind()] = true
+	}
+	for _, k := range []string{"Tournament", "Sanction", "EntryBatch"} {
+		if !kinds[k] {
+			t.Errorf("config/samples has no %s", k)
+		}
+	}
+	// The defaults the CRD fills in reach the typed object.
+	var series pokerv1.Tournament
+	if err := s.client.Get(ctx, client.ObjectKey{Namespace: testNamespace, Name: "home-game"}, &series); err != nil {
+		t.Fatal(err)
+	}
+	if series.Spec.AnteMode != pokerv1.AnteEveryone || series.Spec.ButtonRule != pokerv1.ButtonDead ||
+		series.Spec.OutOfTurn != pokerv1.OutOfTurnSeed000 || series.Spec.BalanceThreshold != 2 {
+		t.Errorf("home-game's defaulted policies are %q %q %q %d, want the rule book's everyone dead seed000 2",
+			series.Spec.AnteMode, series.Spec.ButtonRule, series.Spec.OutOfTurn, series.Spec.BalanceThreshold)
+	}
+}
