@@ -2,8 +2,10 @@ package controllers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -135,12 +138,26 @@ func TestAPIValidation(t *testing.T) {
 	t.Run("Sanction", func(t *testing.T) { testSanctionValidation(t, ctx, s) })
 	t.Run("EntryBatch", func(t *testing.T) { testEntryBatchValidation(t, ctx, s) })
 	t.Run("SamplesAccepted", func(t *testing.T) { testSamplesAccepted(t, ctx, s) })
+	t.Run("PrinterColumns", func(t *testing.T) { testPrinterColumns(t, ctx, s) })
 }
 
 func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 	// The valid base is accepted: otherwise every refusal below would prove nothing.
 	if err := s.client.Create(ctx, validTournament("valid-base")); err != nil {
 		t.Fatalf("the valid base tournament was refused: %v", err)
+	}
+	// And with every option at its limit, so that each refusal below is the change it makes.
+	full := validTournament("valid-full")
+	full.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 4}
+	full.Spec.ReEntry = &pokerv1.ReEntry{Max: 2}
+	full.Spec.Rebuys = &pokerv1.Rebuys{Max: 3, UntilLevel: 4, Chips: 10000, PriceCents: 2200, FeeCents: 200}
+	full.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 3, Chips: 15000, PriceCents: 2200, FeeCents: 200}
+	full.Spec.Bounty = &pokerv1.Bounty{AmountCents: 1999, ProgressivePercent: 50}
+	full.Spec.Structure.Chips = []int64{25, 100, 500}
+	full.Spec.ActionClock = &pokerv1.ActionClock{ThinkSeconds: 15, ClockSeconds: 30, CountdownSeconds: 5, TimeBankSeconds: 60, Expiry: "checkWhenFree"}
+	full.Spec.HandForHand = &pokerv1.HandForHand{PlayersBeforeMoney: 2}
+	if err := s.client.Create(ctx, full); err != nil {
+		t.Fatalf("the valid tournament with every option was refused: %v", err)
 	}
 	cases := []struct {
 		name   string
@@ -216,6 +233,15 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 		{"RuleR6AddOnFeeNotLessThanPrice", func(s *pokerv1.TournamentSpec) {
 			s.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000, FeeCents: 1500}
 		}, []string{"spec.addOn.feeCents must be less than spec.addOn.priceCents"}},
+		{"RuleR1LateRegistrationPastTheLastLevel", func(s *pokerv1.TournamentSpec) {
+			s.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 5} // 4 blind levels
+		}, []string{"spec.lateRegistration.untilLevel: Invalid value", "past the last level of spec.structure.levels"}},
+		{"RuleR1RebuysPastTheLastLevel", func(s *pokerv1.TournamentSpec) {
+			s.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 5}
+		}, []string{"spec.rebuys.untilLevel: Invalid value", "past the last level of spec.structure.levels"}},
+		{"RuleR1AddOnAfterTheLastLevel", func(s *pokerv1.TournamentSpec) {
+			s.AddOn = &pokerv1.AddOn{AfterLevel: 4, Chips: 5000, PriceCents: 1000}
+		}, []string{"spec.addOn.afterLevel: Invalid value", "must be before the last level"}},
 		{"RuleR1BuyInNotPositive", func(s *pokerv1.TournamentSpec) {
 			s.BuyInCents, s.FeeCents = 0, 0
 		}, []string{"spec.buyInCents", "should be greater than or equal to 1"}},
@@ -514,5 +540,107 @@ func testSamplesAccepted(t *testing.T, ctx context.Context, s *apiServer) {
 		series.Spec.OutOfTurn != pokerv1.OutOfTurnSeed000 || series.Spec.BalanceThreshold != 2 {
 		t.Errorf("home-game's defaulted policies are %q %q %q %d, want the rule book's everyone dead seed000 2",
 			series.Spec.AnteMode, series.Spec.ButtonRule, series.Spec.OutOfTurn, series.Spec.BalanceThreshold)
+	}
+}
+
+// serverTable is what `kubectl get` shows: the API server renders the CRD's printer columns
+// itself when asked for a meta.k8s.io Table. It returns the columns kubectl shows without -o wide
+// and, for each row, the cells by column name.
+func serverTable(t *testing.T, ctx context.Context, s *apiServer, resource string) (columns []string, rows []map[string]any) {
+	t.Helper()
+	hc, err := rest.HTTPClientFor(s.env.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimSuffix(s.env.Config.Host, "/") + "/apis/" + pokerv1.GroupVersion.String() + "/namespaces/" + testNamespace + "/" + resource
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var table metav1.Table
+	if err := json.NewDecoder(resp.Body).Decode(&table); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s as a Table: status %d, %v", url, resp.StatusCode, err)
+	}
+	for _, c := range table.ColumnDefinitions {
+		if c.Priority == 0 {
+			columns = append(columns, c.Name)
+		}
+	}
+	for _, r := range table.Rows {
+		cells := map[string]any{}
+		for i, c := range table.ColumnDefinitions {
+			if i < len(r.Cells) {
+				cells[c.Name] = r.Cells[i]
+			}
+		}
+		rows = append(rows, cells)
+	}
+	return columns, rows
+}
+
+func testPrinterColumns(t *testing.T, ctx context.Context, s *apiServer) {
+	tm := validTournament("on-the-clock")
+	table := &pokerv1.Table{
+		ObjectMeta: metav1.ObjectMeta{Name: "on-the-clock-1", Namespace: testNamespace},
+		Spec:       pokerv1.TableSpec{Tournament: "on-the-clock", Number: 1, Seats: 9},
+	}
+	sanction := validSanction("on-the-clock-bob")
+	sanction.Spec.Tournament = "on-the-clock"
+	batch := validEntryBatch("on-the-clock-late", "zed")
+	batch.Spec.Tournament = "on-the-clock"
+	for _, o := range []client.Object{tm, table, sanction, batch} {
+		if err := s.client.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm.Status = pokerv1.TournamentStatus{Phase: pokerv1.TournamentRunning, Level: 3, PlayersLeft: 3, Entries: 4,
+		Tables: 1, PrizePoolCents: 8000, PlacesPaid: 3}
+	table.Status = pokerv1.TableStatus{Phase: pokerv1.TableReady, HandNumber: 41, Players: 3, InHand: true, Pod: "on-the-clock-1-x"}
+	sanction.Status = pokerv1.SanctionStatus{Phase: pokerv1.SanctionApplied, IssuedBy: "floor-ann"}
+	batch.Status = pokerv1.EntryBatchStatus{Phase: pokerv1.EntryBatchApplied, Accepted: 1}
+	for _, o := range []client.Object{tm, table, sanction, batch} {
+		if err := s.client.Status().Update(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		resource string
+		columns  []string
+		row      string
+		cells    map[string]any // JSON numbers decode as float64
+	}{
+		{"tournaments", []string{"Name", "Phase", "Level", "Left", "Entries", "Tables", "Pool (cents)", "Age"}, "on-the-clock",
+			map[string]any{"Phase": "Running", "Level": 3.0, "Left": 3.0, "Entries": 4.0, "Tables": 1.0, "Pool (cents)": 8000.0, "Paid": 3.0, "Paused": false}},
+		{"tables", []string{"Name", "Tournament", "Number", "Players", "Hand", "In hand", "Phase", "Age"}, "on-the-clock-1",
+			map[string]any{"Tournament": "on-the-clock", "Number": 1.0, "Players": 3.0, "Hand": 41.0, "In hand": true, "Phase": "Ready", "Seats": 9.0, "Pod": "on-the-clock-1-x"}},
+		{"sanctions", []string{"Name", "Tournament", "Player", "Kind", "Rounds", "Phase", "Issued by", "Age"}, "on-the-clock-bob",
+			map[string]any{"Tournament": "on-the-clock", "Player": "bob", "Kind": "exclusion", "Rounds": 2.0, "Phase": "Applied", "Issued by": "floor-ann"}},
+		{"entrybatches", []string{"Name", "Tournament", "Phase", "Accepted", "Refused", "Age"}, "on-the-clock-late",
+			map[string]any{"Tournament": "on-the-clock", "Phase": "Applied", "Accepted": 1.0}},
+	} {
+		t.Run(tc.resource, func(t *testing.T) {
+			columns, rows := serverTable(t, ctx, s, tc.resource)
+			if strings.Join(columns, "|") != strings.Join(tc.columns, "|") {
+				t.Errorf("kubectl get %s shows columns %q, want %q", tc.resource, columns, tc.columns)
+			}
+			for _, r := range rows {
+				if r["Name"] != tc.row {
+					continue
+				}
+				for name, want := range tc.cells {
+					if r[name] != want {
+						t.Errorf("kubectl get %s: %s's %s is %v, want %v", tc.resource, tc.row, name, r[name], want)
+					}
+				}
+				return
+			}
+			t.Errorf("kubectl get %s has no row %s: %v", tc.resource, tc.row, rows)
+		})
 	}
 }

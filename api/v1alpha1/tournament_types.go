@@ -46,6 +46,9 @@ type Tournament struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.bounty) || self.bounty.amountCents < self.buyInCents - self.?feeCents.orValue(0)",message="spec.bounty.amountCents must be less than the buy-in less the fee: the bounty is a part of each entry's prize money, and the rest is the prize pool (R6)",fieldPath=`.bounty.amountCents`
 // +kubebuilder:validation:XValidation:rule="!has(self.payouts) || !has(self.payouts.satellite) || self.payouts.satellite.seatValueCents > self.buyInCents",message="spec.payouts.satellite.seatValueCents must be more than spec.buyInCents: a satellite's seat is worth more than its own buy-in",fieldPath=`.payouts.satellite.seatValueCents`
 // +kubebuilder:validation:XValidation:rule="!has(self.payouts) || !has(self.payouts.satellite) || !has(self.players) || self.payouts.satellite.seats < size(self.players)",message="spec.payouts.satellite.seats must be fewer than the players listed in spec.players: a satellite awards fewer seats than it has entries",fieldPath=`.payouts.satellite.seats`
+// +kubebuilder:validation:XValidation:rule="!has(self.lateRegistration) || !has(self.structure.levels) || self.lateRegistration.untilLevel <= self.structure.levels.filter(l, !l.?break.orValue(false)).size()",message="spec.lateRegistration.untilLevel is past the last level of spec.structure.levels (levels are counted from 1, breaks not counted)",fieldPath=`.lateRegistration.untilLevel`
+// +kubebuilder:validation:XValidation:rule="!has(self.rebuys) || !has(self.structure.levels) || self.rebuys.untilLevel <= self.structure.levels.filter(l, !l.?break.orValue(false)).size()",message="spec.rebuys.untilLevel is past the last level of spec.structure.levels (levels are counted from 1, breaks not counted)",fieldPath=`.rebuys.untilLevel`
+// +kubebuilder:validation:XValidation:rule="!has(self.addOn) || !has(self.structure.levels) || self.addOn.afterLevel < self.structure.levels.filter(l, !l.?break.orValue(false)).size()",message="spec.addOn.afterLevel must be before the last level of spec.structure.levels: the add-on is offered at the end of that level (levels are counted from 1, breaks not counted)",fieldPath=`.addOn.afterLevel`
 type TournamentSpec struct {
 	// DisplayName is the event's name in standings and on the clock screen.
 	// +optional
@@ -151,6 +154,7 @@ type TournamentSpec struct {
 
 	// Paused stops the clock and every table after its hand in progress; false resumes.
 	// +optional
+	// +kubebuilder:default=false
 	Paused bool `json:"paused,omitempty"`
 
 	// Players registers a small event's field inline, by player ID. A large field registers
