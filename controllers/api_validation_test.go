@@ -515,9 +515,34 @@ func readManifests(t *testing.T, pattern string) []*unstructured.Unstructured {
 	return out
 }
 
-// testSamplesAccepted: every sample in config/samples is a valid object the API server takes.
+// docExamples decodes the objects of the ```yaml blocks of a Markdown page, so that its examples
+// are tested with the samples.
+func docExamples(t *testing.T, page string) []*unstructured.Unstructured {
+	t.Helper()
+	text, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*unstructured.Unstructured
+	for _, block := range strings.Split(string(text), "```yaml\n")[1:] {
+		block, _, _ = strings.Cut(block, "```")
+		u := &unstructured.Unstructured{}
+		if err := utilyaml.NewYAMLOrJSONDecoder(strings.NewReader(block), 4096).Decode(&u.Object); err != nil {
+			t.Fatalf("%s: an example does not decode: %v\n%s", page, err, block)
+		}
+		out = append(out, u)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no yaml examples", page)
+	}
+	return out
+}
+
+// testSamplesAccepted: every sample in config/samples and every example of docs/kubernetes.md is
+// a valid object the API server takes.
 func testSamplesAccepted(t *testing.T, ctx context.Context, s *apiServer) {
 	samples := readManifests(t, filepath.Join("..", "config", "samples", "*.yaml"))
+	samples = append(samples, docExamples(t, filepath.Join("..", "docs", "kubernetes.md"))...)
 	kinds := map[string]bool{}
 	for _, u := range samples {
 		u.SetNamespace(testNamespace)
