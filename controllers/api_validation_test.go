@@ -154,7 +154,7 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 	full.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 3, Chips: 15000, PriceCents: 2200, FeeCents: 200}
 	full.Spec.Bounty = &pokerv1.Bounty{AmountCents: 1999, ProgressivePercent: 50}
 	full.Spec.Structure.Chips = []int64{25, 100, 500}
-	full.Spec.ActionClock = &pokerv1.ActionClock{ThinkSeconds: 15, ClockSeconds: 30, CountdownSeconds: 5, TimeBankSeconds: 60, Expiry: "checkWhenFree"}
+	full.Spec.ActionClock = &pokerv1.ActionClock{ThinkSeconds: 15, ClockSeconds: 30, CountdownSeconds: 5, TimeBankSeconds: 60, Expiry: pokerv1.ExpireCheckWhenFree}
 	full.Spec.HandForHand = &pokerv1.HandForHand{PlayersBeforeMoney: 2}
 	if err := s.client.Create(ctx, full); err != nil {
 		t.Fatalf("the valid tournament with every option was refused: %v", err)
@@ -189,7 +189,7 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 			s.Structure.Levels[0].Minutes = 0
 		}, []string{"spec.structure.levels[0].minutes", "should be greater than or equal to 1"}},
 		{"RuleB3NameAndLevels", func(s *pokerv1.TournamentSpec) {
-			s.Structure.Name = "turbo"
+			s.Structure.Name = pokerv1.StructureTurbo
 		}, []string{"spec.structure takes either name", "or levels", "exactly one of them"}},
 		{"RuleB3UnknownStructure", func(s *pokerv1.TournamentSpec) {
 			s.Structure = pokerv1.BlindStructure{Name: "hyper"}
@@ -207,10 +207,10 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 			s.Payouts = &pokerv1.Payouts{AmountsCents: []int64{50000, 60000}}
 		}, []string{"spec.payouts.amountsCents must never increase"}},
 		{"RuleR6TwoPayoutForms", func(s *pokerv1.TournamentSpec) {
-			s.Payouts.Builtin = "standard"
+			s.Payouts.Builtin = pokerv1.PayoutStandard
 		}, []string{"spec.payouts takes exactly one of builtin, sharesBasisPoints, amountsCents and satellite"}},
 		{"RuleR6PaidPercentBelowTen", func(s *pokerv1.TournamentSpec) {
-			s.Payouts = &pokerv1.Payouts{Builtin: "standard", PaidPercent: 5}
+			s.Payouts = &pokerv1.Payouts{Builtin: pokerv1.PayoutStandard, PaidPercent: 5}
 		}, []string{"spec.payouts.paidPercent", "should be greater than or equal to 10"}},
 		{"RuleR6PaidPercentWithCustomTable", func(s *pokerv1.TournamentSpec) {
 			s.Payouts.PaidPercent = 20

@@ -183,8 +183,7 @@ type BlindStructure struct {
 	// Name is a built-in structure: turbo (10,000 chips, 10-minute levels), standard (20,000,
 	// 20 minutes) or deep (30,000, 30 minutes).
 	// +optional
-	// +kubebuilder:validation:Enum=turbo;standard;deep
-	Name string `json:"name,omitempty"`
+	Name StructureName `json:"name,omitempty"`
 
 	// Chips are the denominations in play at the start, ascending; needed for colorUp (R8).
 	// +optional
@@ -202,6 +201,17 @@ type BlindStructure struct {
 	// +kubebuilder:validation:MaxItems=100
 	Levels []Level `json:"levels,omitempty"`
 }
+
+// StructureName names a built-in blind structure (the workflows' floor.BuiltinStructure).
+// +kubebuilder:validation:Enum=turbo;standard;deep
+type StructureName string
+
+// The built-in structures.
+const (
+	StructureTurbo    StructureName = "turbo"
+	StructureStandard StructureName = "standard"
+	StructureDeep     StructureName = "deep"
+)
 
 // Level is one period of the schedule: a blind level, or a break (break: true, no blinds).
 //
@@ -301,9 +311,18 @@ type ActionClock struct {
 	// check when nothing is owed).
 	// +optional
 	// +kubebuilder:default=fold
-	// +kubebuilder:validation:Enum=fold;checkWhenFree
-	Expiry string `json:"expiry,omitempty"`
+	Expiry ClockExpiry `json:"expiry,omitempty"`
 }
+
+// ClockExpiry is what rule A15 does when a player's time is up.
+// +kubebuilder:validation:Enum=fold;checkWhenFree
+type ClockExpiry string
+
+// The clock expiries (A15).
+const (
+	ExpireFold          ClockExpiry = "fold"
+	ExpireCheckWhenFree ClockExpiry = "checkWhenFree"
+)
 
 // LateRegistration keeps registration open after the start.
 type LateRegistration struct {
@@ -397,8 +416,7 @@ type Bounty struct {
 type Payouts struct {
 	// Builtin is a built-in structure: standard, top-heavy or flat.
 	// +optional
-	// +kubebuilder:validation:Enum=standard;top-heavy;flat
-	Builtin string `json:"builtin,omitempty"`
+	Builtin BuiltinPayout `json:"builtin,omitempty"`
 	// PaidPercent is the share of the field a built-in structure pays, at least 10 (R6).
 	// +optional
 	// +kubebuilder:validation:Minimum=10
@@ -435,6 +453,18 @@ type Payouts struct {
 	Satellite *Satellite `json:"satellite,omitempty"`
 }
 
+// BuiltinPayout names a built-in payout structure (the workflows' floor.ComputePayouts).
+// +kubebuilder:validation:Enum=standard;top-heavy;flat
+type BuiltinPayout string
+
+// The built-in payout structures: prize i gets a share in proportion to 1/i^steepness above the
+// min cash, steepness 1 (standard), 1.3 (top-heavy) or 0.75 (flat).
+const (
+	PayoutStandard BuiltinPayout = "standard"
+	PayoutTopHeavy BuiltinPayout = "top-heavy"
+	PayoutFlat     BuiltinPayout = "flat"
+)
+
 // Satellite awards Seats seats in Event, each worth SeatValueCents, to the top places; the pool
 // left after the seats is paid in cash as Remainder says.
 type Satellite struct {
@@ -456,9 +486,18 @@ type Satellite struct {
 	// seat) or split (shared equally by the seat winners).
 	// +optional
 	// +kubebuilder:default=nextPlace
-	// +kubebuilder:validation:Enum=nextPlace;split
-	Remainder string `json:"remainder,omitempty"`
+	Remainder SatelliteRemainder `json:"remainder,omitempty"`
 }
+
+// SatelliteRemainder says who is paid a satellite's cash left after the seats.
+// +kubebuilder:validation:Enum=nextPlace;split
+type SatelliteRemainder string
+
+// The satellite remainders.
+const (
+	RemainderNextPlace SatelliteRemainder = "nextPlace"
+	RemainderSplit     SatelliteRemainder = "split"
+)
 
 // HandForHand is the bubble policy (R7): every table plays one hand at a time, and eliminations in
 // the same hand count as simultaneous.
