@@ -197,6 +197,13 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 		{"RuleR8ChipsNotAscending", func(s *pokerv1.TournamentSpec) {
 			s.Structure.Chips = []int64{100, 25, 500}
 		}, []string{"spec.structure.chips must be ascending"}},
+		{"RuleR8ColorUpOfAChipNotInPlay", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Chips = []int64{25, 100}
+			s.Structure.Levels[2].ColorUp = []int64{50}
+		}, []string{"spec.structure.levels: Invalid value", "a colorUp names a denomination that spec.structure.chips does not list"}},
+		{"RuleR8ColorUpWithoutChips", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels[2].ColorUp = []int64{25}
+		}, []string{"a colorUp names a denomination that spec.structure.chips does not list"}},
 		{"RuleR6SharesDoNotAddUp", func(s *pokerv1.TournamentSpec) {
 			s.Payouts.SharesBasisPoints = []int32{5000, 3000, 1000}
 		}, []string{"spec.payouts.sharesBasisPoints must add up to 10000 basis points, 100% of the prize pool (R6)"}},
@@ -285,6 +292,12 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 			s.Currency = "euro"
 		}, []string{"spec.currency", "should match '^[A-Z]{3}$'"}},
 	}
+	for _, name := range []string{"series.2026", "7-card-stud", strings.Repeat("long", 13)} {
+		t.Run("NameNamesItsTables/"+name, func(t *testing.T) {
+			wantRefused(t, s.client.Create(ctx, validTournament(name)),
+				"a Tournament's name is a DNS label of at most 50 characters")
+		})
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tm := validTournament("invalid-" + strings.ToLower(tc.name))
@@ -364,6 +377,14 @@ func testTableValidation(t *testing.T, ctx context.Context, s *apiServer) {
 			Spec:       pokerv1.TableSpec{Tournament: "valid-base", Number: 2, Seats: 12},
 		}
 		wantRefused(t, s.client.Create(ctx, bad), "spec.seats", "should be less than or equal to 10")
+	})
+	t.Run("RuleT1MorePlayersThanSeats", func(t *testing.T) {
+		var got pokerv1.Table
+		if err := s.client.Get(ctx, client.ObjectKeyFromObject(table), &got); err != nil {
+			t.Fatal(err)
+		}
+		got.Status.Players = 10
+		wantRefused(t, s.client.Status().Update(ctx, &got), "status.players: Invalid value", "status.players is more than spec.seats")
 	})
 	for _, tc := range []struct {
 		name   string
