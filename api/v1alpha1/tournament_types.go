@@ -368,6 +368,7 @@ type Rebuys struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	PriceCents int64 `json:"priceCents,omitempty"`
+	// FeeCents is the house's part of a rebuy's price.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	FeeCents int64 `json:"feeCents,omitempty"`
@@ -386,9 +387,11 @@ type AddOn struct {
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	Chips int64 `json:"chips"`
+	// PriceCents is the add-on's price, fee included.
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	PriceCents int64 `json:"priceCents"`
+	// FeeCents is the house's part of the price.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	FeeCents int64 `json:"feeCents,omitempty"`
@@ -543,6 +546,7 @@ type TablePodTemplate struct {
 	Labels map[string]string `json:"labels,omitempty"`
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
+	// NodeSelector, Tolerations and Affinity place the table Pods (a node pool for tables).
 	// +optional
 	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
 	// +optional
@@ -551,6 +555,7 @@ type TablePodTemplate struct {
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 	// +optional
 	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+	// PriorityClassName ranks the table Pods against others on the cluster.
 	// +optional
 	// +kubebuilder:validation:MaxLength=253
 	PriorityClassName string `json:"priorityClassName,omitempty"`
@@ -564,10 +569,12 @@ type TablePodTemplate struct {
 
 // EnvVar is one plain environment variable.
 type EnvVar struct {
+	// Name is the variable's name.
 	// +required
 	// +kubebuilder:validation:Pattern=`^[A-Za-z_][A-Za-z0-9_]*$`
 	// +kubebuilder:validation:MaxLength=128
 	Name string `json:"name"`
+	// Value is its value.
 	// +optional
 	// +kubebuilder:validation:MaxLength=4096
 	Value string `json:"value,omitempty"`
@@ -612,12 +619,14 @@ type TournamentStatus struct {
 	// ObservedGeneration is the spec generation this status was written from.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Phase is where the tournament is in its life.
 	// +optional
 	Phase TournamentPhase `json:"phase,omitempty"`
 	// StartedAt is when the first hand was dealt; from then on the money, the chips, the table
 	// size and the structure are fixed.
 	// +optional
 	StartedAt *metav1.Time `json:"startedAt,omitempty"`
+	// FinishedAt is when the last hand ended (R5).
 	// +optional
 	FinishedAt *metav1.Time `json:"finishedAt,omitempty"`
 	// Level is the current blind level, from 1 (breaks not counted; during a break, the level
@@ -670,9 +679,11 @@ type TournamentStatus struct {
 
 // Standing is one place in the standings: a finished place, or a player still in ranked by chips.
 type Standing struct {
+	// Place is the place, from 1; players still in are ranked by chips.
 	// +required
 	// +kubebuilder:validation:Minimum=1
 	Place int32 `json:"place"`
+	// Player is the player's ID.
 	// +required
 	// +kubebuilder:validation:MaxLength=64
 	Player string `json:"player"`
