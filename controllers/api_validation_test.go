@@ -170,6 +170,9 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 		{"RuleB3AnteFalls", func(s *pokerv1.TournamentSpec) {
 			s.Structure.Levels = []pokerv1.Level{level(100, 200, 50), level(200, 400, 25)}
 		}, []string{"spec.structure.levels: Invalid value", "the ante falls from one level to the next"}},
+		{"RuleB3BlindsDoNotRise", func(s *pokerv1.TournamentSpec) {
+			s.Structure.Levels = []pokerv1.Level{level(100, 200, 25), breakLevel(), level(100, 200, 25), level(200, 400, 50)}
+		}, []string{"spec.structure.levels: Invalid value", "the blinds do not rise: a level repeats the big blind and the ante of the level before"}},
 		{"RuleB1BigBlindNotTwiceSmall", func(s *pokerv1.TournamentSpec) {
 			s.Structure.Levels[1] = level(100, 250, 25)
 		}, []string{"spec.structure.levels[1]", "a blind level's bigBlind must be twice its smallBlind (B1)"}},
