@@ -14,6 +14,7 @@ import (
 	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -139,6 +140,28 @@ func TestAPIValidation(t *testing.T) {
 	t.Run("EntryBatch", func(t *testing.T) { testEntryBatchValidation(t, ctx, s) })
 	t.Run("SamplesAccepted", func(t *testing.T) { testSamplesAccepted(t, ctx, s) })
 	t.Run("PrinterColumns", func(t *testing.T) { testPrinterColumns(t, ctx, s) })
+	t.Run("BuiltinStructuresAsLevels", func(t *testing.T) { testBuiltinStructuresAsLevels(t, ctx, s) })
+}
+
+// testBuiltinStructuresAsLevels: each structure the workflows build in, written out as a custom
+// schedule, passes the API's rules, so the API is never stricter than the rule book's own ladders.
+func testBuiltinStructuresAsLevels(t *testing.T, ctx context.Context, s *apiServer) {
+	for _, name := range floor.StructureNames() {
+		st, err := floor.BuiltinStructure(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := validTournament("written-out-" + name)
+		tm.Spec.StartingStack = st.StartingStack
+		tm.Spec.Structure = pokerv1.BlindStructure{Chips: st.Chips}
+		for _, l := range st.Levels {
+			tm.Spec.Structure.Levels = append(tm.Spec.Structure.Levels, pokerv1.Level{Break: l.Break,
+				SmallBlind: l.SmallBlind, BigBlind: l.BigBlind, Ante: l.Ante, Minutes: int32(l.Minutes), ColorUp: l.ColorUp})
+		}
+		if err := s.client.Create(ctx, tm); err != nil {
+			t.Errorf("the built-in structure %s written out as levels was refused: %v", name, err)
+		}
+	}
 }
 
 func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
