@@ -44,7 +44,8 @@ demo: build
 bench:
 	go test -run '^$$' -bench '$(BENCH)' -benchmem $(PKG)
 
-## generate: regenerate every generated file
+## generate: regenerate every generated file (controller-gen writes api/v1alpha1's deepcopy and
+## config/crd/bases from the kubebuilder markers: the go:generate line in api/v1alpha1/doc.go)
 generate:
 	go generate ./...
 

@@ -21,6 +21,7 @@ type (
 	RegisterRequest  = director.RegisterRequest
 	RebuyRequest     = director.RebuyRequest
 	DealRequest      = director.DealRequest
+	TableState       = director.TableState
 )
 
 // Defaults of a TournamentSpec (director's).

@@ -194,6 +194,11 @@ func (h *recordingHost) DeleteTable(ctx context.Context, id string) error {
 	return h.record(tableRecord{HostedTable: workflows.HostedTable{ID: id}, Deleted: true})
 }
 
+// ReplaceTable hosts the same table again (its record stands: the table is still hosted).
+func (h *recordingHost) ReplaceTable(ctx context.Context, t workflows.HostedTable) error {
+	return h.inner.ReplaceTable(ctx, t)
+}
+
 // record appends one line. The page cache keeps it through a kill of the process; it is not
 // synced to the disk, which only a crash of the machine would need.
 func (h *recordingHost) record(r tableRecord) error {
