@@ -119,7 +119,7 @@ func sumAllSevens() uint64 {
 // of a suit still lets its last loop do so (sumRankValues).
 func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
 	if !five.flushDrawnBy(2) {
-		return sumRankPairs(uint32(five.key), keys[from:])
+		return sumRankPairs(five.rankSum(), keys[from:])
 	}
 	var acc uint64
 	for g := from; g < 51; g++ {
@@ -127,7 +127,7 @@ func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
 		if six.flushDrawn() {
 			acc += sumValues(six, deck[g+1:])
 		} else {
-			acc += sumRankValues(uint32(six.key), keys[g+1:])
+			acc += sumRankValues(six.rankSum(), keys[g+1:])
 		}
 	}
 	return acc

@@ -176,9 +176,9 @@ func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
 			outcomes[headsUp(a.Merge(c).Value(), b.Merge(c).Value())]++
 		}
 	} else {
-		ka, kb := uint32(a.key), uint32(b.key)
+		ka, kb := a.rankSum(), b.rankSum()
 		for _, c := range rest {
-			k := uint32(c.key)
+			k := c.rankSum()
 			outcomes[headsUp(rankValue(ka+k), rankValue(kb+k))]++
 		}
 	}

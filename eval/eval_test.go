@@ -355,7 +355,7 @@ func TestTablesBudget(t *testing.T) {
 // The rank hash is perfect: every holding of five to seven cards has a slot of its own, inside the
 // table.
 func TestRankHashPerfect(t *testing.T) {
-	owner := make(map[uint32][13]uint8, rankTableSize)
+	owner := make(map[uint][13]uint8, rankTableSize)
 	forEachHolding(func(c *[13]uint8, sum uint32) {
 		slot := rankSlot(sum)
 		if slot >= rankTableSize {
