@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 //go:generate go run ./internal/gentables -o tables_gen.go
@@ -141,9 +142,11 @@ func (h Hand) Len() int { return h.set.Len() }
 
 // Value returns the Value of a Hand of 5, 6 or 7 cards.
 func (h Hand) Value() Value {
-	if f := h.key & handFlushBits; f != 0 {
-		// The flagged byte names the flush suit, whose ranks are the set's 16-bit lane 2*8*suit.
-		lane := uint(bits.TrailingZeros64(f)-handFlushBit0) * 2
+	if h.key&handFlushBits != 0 {
+		// The flagged byte names the flush suit, whose ranks are the set's 16-bit lane 2*8*suit. The
+		// flags are read again shifted down, not reused, so that the test above compiles to a single
+		// TEST of an immediate.
+		lane := uint(bits.TrailingZeros64(h.key>>handFlushBit0&handSuitOnes)) * 2
 		return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
 	}
 	return rankValue(h.rankSum())
@@ -151,6 +154,34 @@ func (h Hand) Value() Value {
 
 // rankSum is the sum of the rank keys of h's cards.
 func (h Hand) rankSum() uint32 { return uint32(h.key >> handSumShift) }
+
+// AppendValues appends the Value of each hand of seven cards to dst and returns the extended slice.
+// It is the batch form of NewHand(h[:]...).Value(): with the loop inside, each hand costs its seven
+// key additions and one lookup, and the card set that only a flush needs is built only for one (a
+// single call could not be inlined and keep this lazy). Each hand must hold seven distinct valid
+// cards; anything else is the caller's mistake, as for EvalSet (CheckHand says what is wrong).
+func AppendValues(dst []Value, hands [][7]Card) []Value {
+	n := len(dst)
+	dst = slices.Grow(dst, len(hands))[:n+len(hands)]
+	out := dst[n:]
+	for i := range hands {
+		c := &hands[i]
+		k := cardKeys[c[0]] + cardKeys[c[1]] + cardKeys[c[2]] + cardKeys[c[3]] + cardKeys[c[4]] +
+			cardKeys[c[5]] + cardKeys[c[6]]
+		if k&handFlushBits != 0 {
+			out[i] = flushValue(c)
+			continue
+		}
+		out[i] = rankValue(uint32(k >> handSumShift))
+	}
+	return dst
+}
+
+// flushValue is the Value of seven cards that hold a flush: AppendValues's rare path, kept out of
+// its loop.
+//
+//go:noinline
+func flushValue(c *[7]Card) Value { return NewHand(c[:]...).Value() }
 
 // flushDrawn reports whether h holds four or more cards of one suit, so that one more card could
 // make a flush.
