@@ -15,11 +15,13 @@ import (
 // which a rank sum cannot see, are read per suit: with at most seven cards only one suit can hold
 // five, and a flush then beats anything the other cards could add.
 //
-// Two ways in:
+// Three ways in:
 //   - EvalSet reads a CardSet suit lane by suit lane: laneKeys[mask] holds one suit's rank-key sum in
 //     its low 32 bits and, when that suit alone holds five or more cards, the Value of its best flush
 //     above them. The four lanes add up to the hand's key sum and, above it, its flush if any.
 //   - Hand adds cards one at a time (cardKeys), so that enumeration adds only the cards that change.
+//   - AppendValues evaluates many hands of seven cards, adding their keys and building a card set
+//     only for a flush.
 //
 // All tables are filled by init from the same plain hand-reading code that names the classes
 // (classOfCounts), in a few milliseconds.
