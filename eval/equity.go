@@ -148,7 +148,8 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 		return
 	case 1:
 		if len(hands) == 2 {
-			e.lastCardHeadsUp(hands[0], hands[1], e.cards[from:len(e.deck)])
+			aWins, bWins := e.lastCardHeadsUp(hands[0], hands[1], from)
+			e.t.addHeadsUp(aWins, bWins, uint64(len(e.deck)-from))
 			return
 		}
 		for _, c := range e.cards[from:len(e.deck)] {
@@ -174,42 +175,42 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 
 // lastTwoHeadsUp deals the last two board cards from deck[from:] to two hands of five cards each.
 // When neither hand holds three cards of a suit, two more cannot make a flush, and both loops read
-// rank sums alone; otherwise each turn card is dealt and the river left to lastCardHeadsUp.
+// rank sums alone; otherwise each turn card is dealt and the river left to lastCardHeadsUp. The
+// wins are added up in registers and counted into the tally once.
 func (e *enumerator) lastTwoHeadsUp(a, b Hand, from int) {
+	var aWins, bWins uint64
+	n := uint64(len(e.deck) - from)
+	boards := n * (n - 1) / 2
 	if a.flushDrawnBy(2) || b.flushDrawnBy(2) {
-		rest := e.cards[from:len(e.deck)]
-		for i, c := range rest {
-			e.lastCardHeadsUp(a.Merge(c), b.Merge(c), rest[i+1:])
+		for i := from; i < len(e.deck)-1; i++ {
+			c := e.cards[i]
+			wa, wb := e.lastCardHeadsUp(a.Merge(c), b.Merge(c), i+1)
+			aWins, bWins = aWins+wa, bWins+wb
 		}
-		return
-	}
-	sums := e.sums[from:len(e.deck)]
-	ka, kb := a.rankSum(), b.rankSum()
-	var aWins, bWins, boards uint64
-	for i, turn := range sums {
-		aWins, bWins = headsUpRankWins(ka+turn, kb+turn, sums[i+1:], aWins, bWins)
-		boards += uint64(len(sums) - i - 1)
+	} else {
+		sums := e.sums[from:len(e.deck)]
+		ka, kb := a.rankSum(), b.rankSum()
+		for i, turn := range sums {
+			aWins, bWins = headsUpRankWins(ka+turn, kb+turn, sums[i+1:], aWins, bWins)
+		}
 	}
 	e.t.addHeadsUp(aWins, bWins, boards)
 }
 
-// lastCardHeadsUp is the innermost loop of a heads-up enumeration: the last board card, for two
-// hands of six cards each. When neither hand holds four cards of a suit, no last card can make a
-// flush, and the loop reads rank sums alone.
-func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
+// lastCardHeadsUp is the innermost loop of a heads-up enumeration: the last board card, from
+// deck[from:], for two hands of six cards each; it returns the boards each hand wins. When neither
+// hand holds four cards of a suit, no last card can make a flush, and the loop reads rank sums
+// alone.
+func (e *enumerator) lastCardHeadsUp(a, b Hand, from int) (aWins, bWins uint64) {
 	if !a.flushDrawn() && !b.flushDrawn() {
-		from := len(e.deck) - len(rest)
-		aWins, bWins := headsUpRankWins(a.rankSum(), b.rankSum(), e.sums[from:len(e.deck)], 0, 0)
-		e.t.addHeadsUp(aWins, bWins, uint64(len(rest)))
-		return
+		return headsUpRankWins(a.rankSum(), b.rankSum(), e.sums[from:len(e.deck)], 0, 0)
 	}
-	var aWins, bWins uint64
-	for _, c := range rest {
+	for _, c := range e.cards[from:len(e.deck)] {
 		va, vb := a.Merge(c).Value(), b.Merge(c).Value()
 		aWins += oneIf(va > vb)
 		bWins += oneIf(vb > va)
 	}
-	e.t.addHeadsUp(aWins, bWins, uint64(len(rest)))
+	return aWins, bWins
 }
 
 // headsUpRankWins adds to aWins and bWins the boards that each of two hands with no flush to come,
