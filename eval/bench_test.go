@@ -13,6 +13,9 @@ var (
 	benchSets  []CardSet
 	benchCards [][7]Card
 	benchSink  Value
+
+	benchHandsOnce sync.Once
+	benchPrepared  []Hand
 )
 
 // benchData deals the benchmarks' 10 million random 7-card hands once, from a fixed seed.
@@ -41,8 +44,30 @@ func BenchmarkEval7Random(b *testing.B) {
 	benchSink = acc
 }
 
-// BenchmarkEval7RandomCards evaluates the same hands held as seven Cards, added to a Hand.
+// BenchmarkEval7RandomCards evaluates the same hands held as seven Cards each, the work of OMPEval's
+// "card arrays": AppendValues over blocks of 1,024 hands, whose Values are then added up.
 func BenchmarkEval7RandomCards(b *testing.B) {
+	_, cards := benchData()
+	const block = 1024
+	values := make([]Value, 0, block)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var acc Value
+	for n := b.N; n > 0; {
+		for i := 0; i < len(cards) && n > 0; i += block {
+			hands := cards[i:min(i+block, i+n, len(cards))]
+			for _, v := range AppendValues(values[:0], hands) {
+				acc += v
+			}
+			n -= len(hands)
+		}
+	}
+	benchSink = acc
+}
+
+// BenchmarkEval7RandomCardsHand evaluates the same seven Cards a hand at a time, each added to a
+// Hand and evaluated: the cost of one call where no batch is at hand.
+func BenchmarkEval7RandomCardsHand(b *testing.B) {
 	_, cards := benchData()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -51,6 +76,33 @@ func BenchmarkEval7RandomCards(b *testing.B) {
 		for i := range cards[:min(n, len(cards))] {
 			c := &cards[i]
 			acc += Hand{}.Add(c[0]).Add(c[1]).Add(c[2]).Add(c[3]).Add(c[4]).Add(c[5]).Add(c[6]).Value()
+		}
+	}
+	benchSink = acc
+}
+
+// benchPreparedHands builds the benchmarks' random hands once as Hands.
+func benchPreparedHands() []Hand {
+	benchHandsOnce.Do(func() {
+		_, cards := benchData()
+		benchPrepared = make([]Hand, len(cards))
+		for i, c := range cards {
+			benchPrepared[i] = NewHand(c[:]...)
+		}
+	})
+	return benchPrepared
+}
+
+// BenchmarkEval7RandomPrepared evaluates the same hands built beforehand as Hands, so that only the
+// evaluation is timed: the work of OMPEval's "precalculated Hand objects".
+func BenchmarkEval7RandomPrepared(b *testing.B) {
+	hands := benchPreparedHands()
+	b.ReportAllocs()
+	b.ResetTimer()
+	var acc Value
+	for n := b.N; n > 0; n -= len(hands) {
+		for _, h := range hands[:min(n, len(hands))] {
+			acc += h.Value()
 		}
 	}
 	benchSink = acc
@@ -89,7 +141,7 @@ func sumAllSevens() uint64 {
 // of a suit still lets its last loop do so (sumRankValues).
 func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
 	if !five.flushDrawnBy(2) {
-		return sumRankPairs(uint32(five.key), keys[from:])
+		return sumRankPairs(five.rankSum(), keys[from:])
 	}
 	var acc uint64
 	for g := from; g < 51; g++ {
@@ -97,7 +149,7 @@ func sumLastTwo(five Hand, from int, deck *[52]Hand, keys *[52]uint32) uint64 {
 		if six.flushDrawn() {
 			acc += sumValues(six, deck[g+1:])
 		} else {
-			acc += sumRankValues(uint32(six.key), keys[g+1:])
+			acc += sumRankValues(six.rankSum(), keys[g+1:])
 		}
 	}
 	return acc

@@ -123,6 +123,7 @@ func ExactEquity(hands [][]Card, board, dead []Card) ([]HandEquity, error) {
 	e := enumerator{t: t, deck: deck}
 	for i, c := range deck {
 		e.cards[i] = NewHand(c)
+		e.sums[i] = e.cards[i].rankSum()
 	}
 	e.enumerate(bases, 0, need)
 	return t.result(), nil
@@ -132,6 +133,7 @@ type enumerator struct {
 	t     *tally
 	deck  []Card
 	cards [NumCards]Hand
+	sums  [NumCards]uint32 // the cards' rank keys, for the loops that need no flush test
 	v     [MaxEquityHands]Value
 }
 
@@ -146,7 +148,8 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 		return
 	case 1:
 		if len(hands) == 2 {
-			e.lastCardHeadsUp(hands[0], hands[1], e.cards[from:len(e.deck)])
+			aWins, bWins := e.lastCardHeadsUp(hands[0], hands[1], from)
+			e.t.addHeadsUp(aWins, bWins, uint64(len(e.deck)-from))
 			return
 		}
 		for _, c := range e.cards[from:len(e.deck)] {
@@ -155,6 +158,10 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 			}
 			e.t.add(&e.v)
 		}
+		return
+	}
+	if need == 2 && len(hands) == 2 {
+		e.lastTwoHeadsUp(hands[0], hands[1], from)
 		return
 	}
 	var next [MaxEquityHands]Hand
@@ -166,25 +173,65 @@ func (e *enumerator) enumerate(hands []Hand, from, need int) {
 	}
 }
 
-// lastCardHeadsUp is the innermost loop of a heads-up enumeration: the last board card, for two
-// hands of six cards each. When neither hand holds four cards of a suit, no last card can make a
-// flush, and the loop reads rank sums alone.
-func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
-	var outcomes [3]uint64 // a wins, b wins, tie
-	if a.flushDrawn() || b.flushDrawn() {
-		for _, c := range rest {
-			outcomes[headsUp(a.Merge(c).Value(), b.Merge(c).Value())]++
+// lastTwoHeadsUp deals the last two board cards from deck[from:] to two hands of five cards each.
+// When neither hand holds three cards of a suit, two more cannot make a flush, and both loops read
+// rank sums alone; otherwise each turn card is dealt and the river left to lastCardHeadsUp. The
+// wins are added up in registers and counted into the tally once.
+func (e *enumerator) lastTwoHeadsUp(a, b Hand, from int) {
+	var aWins, bWins uint64
+	n := uint64(len(e.deck) - from)
+	boards := n * (n - 1) / 2
+	if a.flushDrawnBy(2) || b.flushDrawnBy(2) {
+		for i := from; i < len(e.deck)-1; i++ {
+			c := e.cards[i]
+			wa, wb := e.lastCardHeadsUp(a.Merge(c), b.Merge(c), i+1)
+			aWins, bWins = aWins+wa, bWins+wb
 		}
 	} else {
-		ka, kb := uint32(a.key), uint32(b.key)
-		for _, c := range rest {
-			k := uint32(c.key)
-			outcomes[headsUp(rankValue(ka+k), rankValue(kb+k))]++
+		sums := e.sums[from:len(e.deck)]
+		ka, kb := a.rankSum(), b.rankSum()
+		for i, turn := range sums {
+			aWins, bWins = headsUpRankWins(ka+turn, kb+turn, sums[i+1:], aWins, bWins)
 		}
 	}
-	aWins, bWins, ties := outcomes[0], outcomes[1], outcomes[2]
-	t := e.t
-	t.boards += aWins + bWins + ties
+	e.t.addHeadsUp(aWins, bWins, boards)
+}
+
+// lastCardHeadsUp is the innermost loop of a heads-up enumeration: the last board card, from
+// deck[from:], for two hands of six cards each; it returns the boards each hand wins. When neither
+// hand holds four cards of a suit, no last card can make a flush, and the loop reads rank sums
+// alone.
+func (e *enumerator) lastCardHeadsUp(a, b Hand, from int) (aWins, bWins uint64) {
+	if !a.flushDrawn() && !b.flushDrawn() {
+		return headsUpRankWins(a.rankSum(), b.rankSum(), e.sums[from:len(e.deck)], 0, 0)
+	}
+	for _, c := range e.cards[from:len(e.deck)] {
+		va, vb := a.Merge(c).Value(), b.Merge(c).Value()
+		aWins += oneIf(va > vb)
+		bWins += oneIf(vb > va)
+	}
+	return aWins, bWins
+}
+
+// headsUpRankWins adds to aWins and bWins the boards that each of two hands with no flush to come,
+// of rank sums ka and kb, wins with each last card of rest. Wins are counted with comparisons
+// turned into 0 or 1, not with a branch or a histogram indexed by the outcome: the outcome is as
+// good as random, so a branch would be mispredicted often, and increments of a few counters in
+// memory wait on each other.
+func headsUpRankWins(ka, kb uint32, rest []uint32, aWins, bWins uint64) (uint64, uint64) {
+	for _, k := range rest {
+		va, vb := rankValue(ka+k), rankValue(kb+k)
+		aWins += oneIf(va > vb)
+		bWins += oneIf(vb > va)
+	}
+	return aWins, bWins
+}
+
+// addHeadsUp counts boards of a heads-up enumeration, of which the first hand won aWins, the
+// second bWins, and the rest were ties.
+func (t *tally) addHeadsUp(aWins, bWins, boards uint64) {
+	ties := boards - aWins - bWins
+	t.boards += boards
 	t.wins[0] += aWins
 	t.wins[1] += bWins
 	t.ties[0] += ties
@@ -193,15 +240,12 @@ func (e *enumerator) lastCardHeadsUp(a, b Hand, rest []Hand) {
 	t.shares[1] += bWins*tieUnits + ties*tieUnits/2
 }
 
-// headsUp is 0 when a beats b, 1 when b beats a, 2 for a tie.
-func headsUp(a, b Value) int {
-	switch {
-	case a > b:
-		return 0
-	case b > a:
+// oneIf is 1 for true and 0 for false; the compiler makes it a SETcc, with no branch.
+func oneIf(b bool) uint64 {
+	if b {
 		return 1
 	}
-	return 2
+	return 0
 }
 
 // MonteCarloEquity deals trials random completions of the board, from a generator seeded with seed

@@ -92,6 +92,10 @@ func TestExactEquityMatchesBruteForce(t *testing.T) {
 		{[]string{"AhKh", "2c2d"}, "QhJh3s", "4h"},
 		{[]string{"9s8s", "AcKd", "7h7d", "Qc2c"}, "Ts6s2d3h", ""},
 		{[]string{"AhAd", "KsKc"}, "QhJhTh9h", "8h"},
+		// Heads-up with two board cards to come, where two more cannot make either hand a flush
+		// (the rank-sum loop of lastTwoHeadsUp) and, preflop, where they can.
+		{[]string{"AhKd", "QsJc"}, "2c7d9h", ""},
+		{[]string{"7c2d", "8h3s"}, "", ""},
 	} {
 		board, dead := MustParseCards(tc.board), MustParseCards(tc.dead)
 		got, err := ExactEquity(hands(tc.hands...), board, dead)

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 //go:generate go run ./internal/gentables -o tables_gen.go
@@ -14,21 +15,28 @@ import (
 // which a rank sum cannot see, are read per suit: with at most seven cards only one suit can hold
 // five, and a flush then beats anything the other cards could add.
 //
-// Two ways in:
+// Three ways in:
 //   - EvalSet reads a CardSet suit lane by suit lane: laneKeys[mask] holds one suit's rank-key sum in
 //     its low 32 bits and, when that suit alone holds five or more cards, the Value of its best flush
 //     above them. The four lanes add up to the hand's key sum and, above it, its flush if any.
 //   - Hand adds cards one at a time (cardKeys), so that enumeration adds only the cards that change.
+//   - AppendValues evaluates many hands of seven cards, adding their keys and building a card set
+//     only for a flush.
 //
 // All tables are filled by init from the same plain hand-reading code that names the classes
 // (classOfCounts), in a few milliseconds.
 
 const (
-	// In a Hand's key, bits 32..47 count the cards of each suit, four bits a suit. handSuitBias adds
-	// 3 to each count, so that a suit with five or more cards sets the top bit of its nibble.
-	handSuitShift = 32
-	handSuitBias  = 0x3333 << handSuitShift
-	handFlushBits = 0x8888 << handSuitShift
+	// A Hand's key holds its rank-key sum in bits 32..63 and, in bits 0..31, a count of its cards of
+	// each suit, a byte a suit, seven for each card: five cards of a suit (35) are the fewest that set
+	// bit 5 of its byte, and seven (49) stay inside it. So the flush test is one mask that fits an
+	// instruction's 32-bit immediate, with no bias to add first (a count of one per card would need
+	// one), and the zero Hand is an empty hand.
+	handSumShift  = 32
+	handSuitStep  = 7
+	handSuitOnes  = 0x01010101
+	handFlushBits = 0x20202020
+	handFlushBit0 = 5
 
 	laneFlushShift = 32
 	rowMask        = 1<<hashRowBits - 1
@@ -37,7 +45,7 @@ const (
 var (
 	laneKeys  [1 << 13]uint64 // one suit's 13-bit rank mask → rank-key sum | flush Value<<32
 	rankTable [rankTableSize]uint16
-	cardKeys  [64]uint64 // a Card → its rank key | one count in its suit's nibble
+	cardKeys  [256]uint64 // a Card (any byte, so no bounds check) → its rank key | its suit's count
 )
 
 // TablesSize is the memory the evaluator's lookup tables take, in bytes.
@@ -61,10 +69,10 @@ func buildTables() {
 		}
 		laneKeys[m] = sum
 	}
-	for c := range cardKeys {
-		card := Card(c)
+	for c := range NumCards {
+		card := CardFromIndex(c)
 		if card.Valid() {
-			cardKeys[c] = uint64(rankKeys[card.Rank()]) | 1<<(handSuitShift+4*uint(card.Suit()))
+			cardKeys[card] = uint64(rankKeys[card.Rank()])<<handSumShift | handSuitStep<<(8*uint(card.Suit()))
 		}
 	}
 	forEachHolding(func(c *[13]uint8, sum uint32) {
@@ -92,7 +100,7 @@ func rankValue(sum uint32) Value { return Value(rankTable[rankSlot(sum)]) }
 
 // rankSlot is the perfect hash of a rank-key sum: its slot in rankTable. Offsets are stored halved, so
 // that they fit 16 bits and the offset table stays in a level-1 cache.
-func rankSlot(sum uint32) uint32 { return sum>>hashRowBits + uint32(hashOffsets[sum&rowMask])<<1 }
+func rankSlot(sum uint32) uint { return uint(sum>>hashRowBits) + uint(hashOffsets[sum&rowMask])<<1 }
 
 // EvalSet returns the Value of the best five-card hand in a set of 5, 6 or 7 cards. It is the fast
 // path: five table lookups, no branch but the flush test, no allocation, small enough to inline. A set
@@ -109,7 +117,7 @@ func EvalSet(s CardSet) Value {
 // Hand is a partial hand built a card at a time: the board, then each player's hole cards added to
 // it. The zero Hand has no cards. Hands are values; Add returns a new one.
 type Hand struct {
-	key uint64  // rank-key sum in the low 32 bits; per-suit counts above
+	key uint64  // rank-key sum in the high 32 bits, per-suit counts in the low ones
 	set CardSet // the cards, for reading a flush
 }
 
@@ -123,7 +131,7 @@ func NewHand(cards ...Card) Hand {
 }
 
 // Add returns h with card c added. Adding a card already in h is the caller's mistake.
-func (h Hand) Add(c Card) Hand { return Hand{h.key + cardKeys[c&63], h.set | 1<<(c&63)} }
+func (h Hand) Add(c Card) Hand { return Hand{h.key + cardKeys[c], h.set | 1<<(c&63)} }
 
 // Merge returns the cards of h and o together; they must not share a card.
 func (h Hand) Merge(o Hand) Hand { return Hand{h.key + o.key, h.set | o.set} }
@@ -136,24 +144,57 @@ func (h Hand) Len() int { return h.set.Len() }
 
 // Value returns the Value of a Hand of 5, 6 or 7 cards.
 func (h Hand) Value() Value {
-	if f := (h.key + handSuitBias) & handFlushBits; f != 0 {
-		// The flagged nibble names the flush suit: its top bit is bit 35+4*suit.
-		lane := uint(bits.TrailingZeros64(f)-handSuitShift-3) * 4
-		return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
+	// The common case first: so written, the compiler lays it out as the straight path through a
+	// caller's loop, the rare flush as the jump.
+	if h.key&handFlushBits == 0 {
+		return rankValue(h.rankSum())
 	}
-	return rankValue(uint32(h.key))
+	// The flagged byte names the flush suit, whose ranks are the set's 16-bit lane 2*8*suit. The
+	// flags are read again shifted down, not reused, so that the test above compiles to a single
+	// TEST of an immediate.
+	lane := uint(bits.TrailingZeros64(h.key>>handFlushBit0&handSuitOnes)) * 2
+	return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
 }
+
+// rankSum is the sum of the rank keys of h's cards.
+func (h Hand) rankSum() uint32 { return uint32(h.key >> handSumShift) }
+
+// AppendValues appends the Value of each hand of seven cards to dst and returns the extended slice.
+// It is the batch form of NewHand(h[:]...).Value(): with the loop inside, each hand costs its seven
+// key additions and one lookup, and the card set that only a flush needs is built only for one (a
+// single call could not be inlined and keep this lazy). Each hand must hold seven distinct valid
+// cards; anything else is the caller's mistake, as for EvalSet (CheckHand says what is wrong).
+func AppendValues(dst []Value, hands [][7]Card) []Value {
+	n := len(dst)
+	dst = slices.Grow(dst, len(hands))[:n+len(hands)]
+	out := dst[n:]
+	for i := range hands {
+		c := &hands[i]
+		k := cardKeys[c[0]] + cardKeys[c[1]] + cardKeys[c[2]] + cardKeys[c[3]] + cardKeys[c[4]] +
+			cardKeys[c[5]] + cardKeys[c[6]]
+		if k&handFlushBits != 0 {
+			out[i] = flushValue(c)
+			continue
+		}
+		out[i] = rankValue(uint32(k >> handSumShift))
+	}
+	return dst
+}
+
+// flushValue is the Value of seven cards that hold a flush: AppendValues's rare path, kept out of
+// its loop.
+//
+//go:noinline
+func flushValue(c *[7]Card) Value { return NewHand(c[:]...).Value() }
 
 // flushDrawn reports whether h holds four or more cards of one suit, so that one more card could
-// make a flush. With a bias of 4 a count of four reaches the top bit of its nibble.
-func (h Hand) flushDrawn() bool {
-	return (h.key+handSuitBias+0x1111<<handSuitShift)&handFlushBits != 0
-}
+// make a flush.
+func (h Hand) flushDrawn() bool { return h.flushDrawnBy(1) }
 
 // flushDrawnBy reports whether n more cards could give h a flush: whether it holds 5-n or more
-// cards of one suit.
+// cards of one suit. It counts n more cards in every suit and tests for a flush.
 func (h Hand) flushDrawnBy(n uint64) bool {
-	return (h.key+handSuitBias+n*0x1111<<handSuitShift)&handFlushBits != 0
+	return (h.key+n*handSuitStep*handSuitOnes)&handFlushBits != 0
 }
 
 // Evaluate returns the Value of the best five-card hand among 5, 6 or 7 distinct cards, and 0 (no
