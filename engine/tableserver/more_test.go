@@ -1,7 +1,9 @@
 package tableserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sync"
@@ -156,5 +158,56 @@ func TestHistoriesVerify(t *testing.T) {
 	}
 	if len(commits) < 25 {
 		t.Fatalf("the spectator saw only %d commitments", len(commits))
+	}
+}
+
+// The client's fast read of the server's envelope agrees with json.Unmarshal, its slow twin, on
+// every frame it accepts, accepts every frame protocol.Encode writes, and leaves any other layout
+// to the full decode.
+func TestServerEnvelopeMatchesUnmarshal(t *testing.T) {
+	encoded := [][]byte{
+		protocol.MustEncode(protocol.TypeView, protocol.TableView{Table: "t1", Hand: 3, Round: "flop", Pot: 450}),
+		protocol.MustEncode(protocol.TypeChat, protocol.Chat{From: "p1", Text: `a "quote", a \ and <b>`}),
+		protocol.MustEncode(protocol.TypeCommit, protocol.Commit{Hand: 2, Commitment: "ab12"}),
+		protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: "bye"}),
+	}
+	for _, f := range encoded {
+		if _, ok := serverEnvelope(f); !ok {
+			t.Errorf("the fast path refused a frame protocol.Encode wrote: %s", f)
+		}
+	}
+	others := []string{
+		`{"v":1,"type":"view"}`,                       // no data
+		`{"v":1, "type":"view","data":{}}`,            // a space
+		`{"type":"view","v":1,"data":{}}`,             // another order
+		`{"v":2,"type":"view","data":{}}`,             // another version
+		`{"v":1,"type":"vi\"ew","data":{}}`,           // an escape in the type
+		`{"v":1,"type":"view","seq":4,"data":{}}`,     // a field a newer server may add
+		`{"v":1,"type":"","data":{}}`,                 // no type
+		"{\"v\":1,\"type\":\"vi\x01ew\",\"data\":{}}", // a control character
+		``,
+		`}`,
+	}
+	for _, f := range others {
+		if env, ok := serverEnvelope([]byte(f)); ok {
+			t.Errorf("the fast path took %s as %+v: it is not Encode's layout", f, env)
+		}
+	}
+	// A frame cut short passes the envelope's fast read, and its data fails to decode.
+	if env, ok := serverEnvelope([]byte(`{"v":1,"type":"view","data":{"hand":3}`)); ok {
+		var v protocol.TableView
+		if err := json.Unmarshal(env.Data, &v); err == nil {
+			t.Errorf("the data of a frame cut short decoded: %+v", v)
+		}
+	}
+	for _, f := range encoded {
+		fast, _ := serverEnvelope(f)
+		var slow protocol.Envelope
+		if err := json.Unmarshal(f, &slow); err != nil {
+			t.Fatal(err)
+		}
+		if fast.V != slow.V || fast.Type != slow.Type || !bytes.Equal(fast.Data, slow.Data) {
+			t.Errorf("fast %+v, json.Unmarshal %+v", fast, slow)
+		}
 	}
 }
