@@ -242,12 +242,13 @@ func TestFloorSimulation(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprintf("%d players seed %d", players, seed), func(t *testing.T) {
 				f := newFloorSim(t, simSpec(players), seed)
-				// R7: the hand that bursts the bubble is dealt in a round, every table waiting for it.
+				// R7: the hand that bursts the bubble is dealt in a round, every table waiting for
+				// it, unless one table is left (it plays one hand at a time by itself).
 				burst := ""
 				f.s.Trace = func(ev TableEvent) {
 					left, paid := f.s.Left(), len(f.s.Payouts.Prizes)
 					for _, g := range ev.Busts {
-						if left > paid && left-len(g.Eliminated) <= paid && (g.Round == 0 || !f.s.HandForHand.On) && burst == "" {
+						if left > paid && left-len(g.Eliminated) <= paid && (g.Round == 0 || !f.s.HandForHand.On) && !f.s.alone() && burst == "" {
 							burst = fmt.Sprintf("the bubble burst at table %d hand %d out of the rounds (%d left, %d paid)", ev.Table, g.Hand, left, paid)
 						}
 						left -= len(g.Eliminated)
