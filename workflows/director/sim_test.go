@@ -242,12 +242,13 @@ func TestFloorSimulation(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			t.Run(fmt.Sprintf("%d players seed %d", players, seed), func(t *testing.T) {
 				f := newFloorSim(t, simSpec(players), seed)
-				// R7: the hand that bursts the bubble is dealt in a round, every table waiting for it.
+				// R7: the hand that bursts the bubble is dealt in a round, every table waiting for
+				// it, unless one table is left (it plays one hand at a time by itself).
 				burst := ""
 				f.s.Trace = func(ev TableEvent) {
 					left, paid := f.s.Left(), len(f.s.Payouts.Prizes)
 					for _, g := range ev.Busts {
-						if left > paid && left-len(g.Eliminated) <= paid && (g.Round == 0 || !f.s.HandForHand.On) && burst == "" {
+						if left > paid && left-len(g.Eliminated) <= paid && (g.Round == 0 || !f.s.HandForHand.On) && !f.s.alone() && burst == "" {
 							burst = fmt.Sprintf("the bubble burst at table %d hand %d out of the rounds (%d left, %d paid)", ev.Table, g.Hand, left, paid)
 						}
 						left -= len(g.Eliminated)
@@ -275,6 +276,65 @@ func TestFloorSimulation(t *testing.T) {
 					t.Errorf("%d tables still open", len(f.tables))
 				}
 				t.Logf("%d hands, %d tables, %d hand-for-hand rounds", f.hands, res.Tables, res.HandForHandRounds)
+			})
+		}
+	}
+}
+
+// TestRuleR7LoneTableDealsInBatches: once one table is left and nobody is on his way to it, no
+// hand-for-hand round opens (R7 keeps several tables in step; a table alone plays one hand at a
+// time by itself) and its credit is the batches' window, not the bubble's one hand, so it deals
+// in batches instead of waiting for the tournament between hands. Every entry still gets one
+// place and the prizes add up to the pool.
+func TestRuleR7LoneTableDealsInBatches(t *testing.T) {
+	for _, players := range []int{10, 27, 100} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%d players seed %d", players, seed), func(t *testing.T) {
+				f := newFloorSim(t, simSpec(players), seed)
+				f.s.Step(f.now)
+				f.flush()
+				lone, rounds := false, 0
+				for k := 0; !f.s.Finished; k++ {
+					if k == 200000 {
+						t.Fatalf("not finished: %d left, %d tables", f.s.Left(), f.s.OpenTables())
+					}
+					f.once()
+					h := f.s.HandForHand
+					if !f.s.alone() || f.s.Finished {
+						lone = false
+						continue
+					}
+					if h.Approach {
+						t.Fatalf("one table left (%d players), yet the bubble's one-hand credit", f.s.Left())
+					}
+					if w := f.s.creditWindow(); w != creditBatches*int64(f.s.Spec.Batch) {
+						t.Fatalf("one table left: credit window %d, want %d", w, creditBatches*f.s.Spec.Batch)
+					}
+					if h.Open {
+						continue // a round opened while other tables played ends first
+					}
+					if lone && h.Round != rounds {
+						t.Fatalf("one table left (%d players): hand-for-hand round %d opened after %d", f.s.Left(), h.Round, rounds)
+					}
+					lone, rounds = true, h.Round
+				}
+				res, err := f.s.Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Places) != players {
+					t.Fatalf("%d places for %d players", len(res.Places), players)
+				}
+				var paid int64
+				for _, p := range res.Places {
+					paid += p.Prize
+				}
+				if paid != res.PrizePool {
+					t.Errorf("prizes %d, pool %d", paid, res.PrizePool)
+				}
+				if len(res.ChipErrors) > 0 {
+					t.Errorf("chips not conserved: %v", res.ChipErrors)
+				}
 			})
 		}
 	}

@@ -720,9 +720,11 @@ func (s *TournamentState) Step(now time.Time) {
 		return
 	}
 	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
-	grouped := before >= 0 && floor.HandForHand(left, paid, before)
+	// A table alone plays one hand at a time by itself, and the players it eliminates in one hand
+	// are one group (R7): rounds would only make it wait for the tournament between hands.
+	grouped := before >= 0 && floor.HandForHand(left, paid, before) && !s.alone()
 	lockstep := grouped
-	if s.Spec.Simulation && before >= 0 && left > paid {
+	if s.Spec.Simulation && before >= 0 && left > paid && !s.alone() {
 		// Once in rounds, in rounds until the money (tables breaking shrink the margin).
 		lockstep = h.On || left <= paid+max(before, 1)+s.OpenTables()+2
 	}
@@ -760,8 +762,15 @@ func (s *TournamentState) openRound(grouped, skip bool) {
 // hand (creditWindow), so that the floor sees the bubble come.
 func (s *TournamentState) approachBubble() {
 	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
-	s.HandForHand.Approach = s.Spec.Simulation && before >= 0 && left > paid &&
+	s.HandForHand.Approach = s.Spec.Simulation && before >= 0 && left > paid && !s.alone() &&
 		(s.HandForHand.Approach || left <= paid+max(before, 1)+4*s.OpenTables())
+}
+
+// alone says one table is left in play and no player is on his way to it: there is no other
+// table to keep in step with (R7), so it needs neither hand-for-hand rounds nor the bubble's
+// one-hand credit, and reports its hands in batches.
+func (s *TournamentState) alone() bool {
+	return s.OpenTables() == 1 && !s.MovesPending()
 }
 
 // creditBatches is the credit window in batches: wide enough that a table seldom waits for its
