@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
@@ -34,6 +35,8 @@ import (
 	"go.temporal.io/server/temporal"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // DefaultNamespace is the namespace registered at start when Options.Namespace is empty.
@@ -211,7 +214,12 @@ func start(opts Options, unlock func()) (*Server, error) {
 		return nil, fmt.Errorf("start the temporal server: %w", err)
 	}
 	s := &Server{srv: srv, hostPort: hostPort, namespace: opts.Namespace, dbPath: dbPath, unlock: unlock, logLevel: level}
-	if err := waitForFrontend(hostPort, 30*time.Second); err != nil {
+	// The frontend answers "not healthy yet" (and logs it at error level) until its services have
+	// joined: those lines are start-up noise, not news, so the server is quiet until it answers.
+	level.SetLevel(zapcore.FatalLevel)
+	err = waitForFrontend(hostPort, 2*time.Minute)
+	level.SetLevel(zapcore.InfoLevel)
+	if err != nil {
 		_ = srv.Stop()
 		return nil, err
 	}
@@ -365,16 +373,26 @@ func freePorts(n int) ([]int, error) {
 // waitForFrontend waits until the frontend accepts TCP connections. srv.Start returns once the
 // services are started, which in practice includes listening; this guards against the gap.
 func waitForFrontend(hostPort string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	conn, err := grpc.NewClient(hostPort, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return fmt.Errorf("temporal frontend at %s: %w", hostPort, err)
+	}
+	defer func() { _ = conn.Close() }()
+	svc := workflowservice.NewWorkflowServiceClient(conn)
 	for {
-		conn, err := net.DialTimeout("tcp", hostPort, time.Second)
+		callCtx, callCancel := context.WithTimeout(ctx, 5*time.Second)
+		_, err := svc.GetSystemInfo(callCtx, &workflowservice.GetSystemInfoRequest{})
+		callCancel()
 		if err == nil {
-			return conn.Close()
+			return nil
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("temporal frontend at %s: %w", hostPort, err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("temporal frontend at %s did not answer within %s: %w", hostPort, timeout, err)
+		case <-time.After(50 * time.Millisecond):
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 
