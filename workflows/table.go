@@ -78,6 +78,10 @@ type tableWorkflow struct {
 	st      *director.TableState
 	orders  workflow.ReceiveChannel
 	reports int // reports in flight
+	// latest numbers the reports as they come in. A report waiting here when a newer one arrives
+	// was sent by a host that is gone (killed, or replaced): its answer reaches nobody, so it
+	// must not apply the orders that the new host's report has to see.
+	latest  int
 	sending int // events being signalled
 }
 
@@ -102,6 +106,10 @@ func (w *tableWorkflow) validate(ctx workflow.Context, req director.ReportReques
 // *table.RejectedError again.
 const rejectedErrorType = "RejectedReport"
 
+// supersededErrorType marks the answer to a report that a newer one (a new host's) overtook
+// while it waited: nobody reads it.
+const supersededErrorType = "SupersededReport"
+
 func lastHand(rs []table.HandResult) int64 {
 	if len(rs) == 0 {
 		return 0
@@ -115,6 +123,8 @@ func lastHand(rs []table.HandResult) int64 {
 func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (table.State, error) {
 	w.reports++
 	defer func() { w.reports-- }()
+	w.latest++
+	mine := w.latest
 	var ev director.TableEvent
 	acked := w.st.Acked
 	if !w.st.Closing {
@@ -124,6 +134,10 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 	}
 	deadline := workflow.Now(ctx).Add(w.st.MaxWait)
 	for {
+		if mine != w.latest {
+			return table.State{}, temporal.NewNonRetryableApplicationError(
+				"a newer report from the table's new host supersedes this one", supersededErrorType, nil)
+		}
 		drain(w.orders, w.st)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
@@ -138,7 +152,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			return next, nil
 		}
 		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool {
-			return w.orders.Len() > 0 || w.st.Ready() || w.continueAsNewDue(ctx)
+			return w.orders.Len() > 0 || w.st.Ready() || w.continueAsNewDue(ctx) || mine != w.latest
 		})
 		if err != nil {
 			return next, nil
