@@ -454,16 +454,16 @@ func (l *learner) Decide(_ context.Context, v *engine.View) (table.Decision, err
 func (l *learner) Instant()                            {}
 func (l *learner) Refused(_ table.Decision, err error) { l.told = append(l.told, err) }
 
-// rule A15: an illegal decision is refused with the engine's error, naming the rule and the amounts,
-// and the player is asked again; it never becomes a check or a fold by itself.
-func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
+// playAgainstBots plays a four-handed table to its end with p1 decided by d and bots in the other
+// seats, checks the chips after every hand, and returns the runner's stats.
+func playAgainstBots(t *testing.T, d table.Decider) table.Stats {
+	t.Helper()
 	var l ledger
 	c := newLocal(t, 4, 1, &l)
-	p1 := &learner{wrong: true}
 	bots := bot.Players(2)
 	ps := table.PlayersFunc(func(p string) table.Decider {
 		if p == "p1" {
-			return p1
+			return d
 		}
 		return bots.Decider(p)
 	})
@@ -472,7 +472,14 @@ func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.check(t)
-	st := r.Stats()
+	return r.Stats()
+}
+
+// rule A15: an illegal decision is refused with the engine's error, naming the rule and the amounts,
+// and the player is asked again; it never becomes a check or a fold by itself.
+func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
+	p1 := &learner{wrong: true}
+	st := playAgainstBots(t, p1)
 	if st.Illegal == 0 || int64(len(p1.told)) != st.Illegal || st.TimedOut != 0 {
 		t.Fatalf("stats %+v, %d refusals told", st, len(p1.told))
 	}
@@ -494,23 +501,9 @@ func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
 // rule A15: a player who keeps answering illegally is asked MaxRefusals times, then his turn ends as
 // when the clock runs out; the table never loops.
 func TestIllegalDecisionsEndTheTurnLikeTheClock(t *testing.T) {
-	var l ledger
-	c := newLocal(t, 4, 1, &l)
 	asked := 0
 	cheat := decideFunc(func(*engine.View) table.Decision { asked++; return table.Decision{Action: engine.Raise, To: 1} })
-	bots := bot.Players(2)
-	ps := table.PlayersFunc(func(p string) table.Decider {
-		if p == "p1" {
-			return cheat
-		}
-		return bots.Decider(p)
-	})
-	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
-	if err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	l.check(t)
-	st := r.Stats()
+	st := playAgainstBots(t, cheat)
 	if st.TimedOut == 0 || st.Illegal != int64(asked) || int64(asked) != table.MaxRefusals*st.TimedOut {
 		t.Fatalf("asked %d times, stats %+v: want %d refusals a turn, then the clock's end", asked, st, table.MaxRefusals)
 	}
