@@ -21,7 +21,9 @@
 // Out come events and views. Log is the hand's event log; with Header it replays the hand exactly
 // (Replay). View shows the table to a seated player (his own hole cards only), a spectator (no hole
 // cards until shown) or the hand history (every dealt card); EventsFor filters the log the same way.
-// The package engine/replay reads and writes PHH hand histories through the same API.
+// The package engine/replay reads and writes PHH hand histories through the same API. A Decider (a
+// bot in engine/bot, a person's connection) chooses a seat's Decision from its View; the engine
+// defines the interface and never calls it: the table runtime (engine/host) does.
 //
 // The engine must never do I/O, start goroutines or read a clock: time is an input (the caller says
 // when a player's clock expired), and randomness comes only from the DeckSource (crypto/rand in

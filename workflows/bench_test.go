@@ -20,7 +20,7 @@ func BenchmarkLoneTableTournament(b *testing.B) {
 	srv := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	defer srv.Stop()
 	c := srv.GetDefaultClient()
-	host := NewLocalTableHost(NewTableController(c), BotTables(nil))
+	host := NewLocalTableHost(NewTableReporter(c), BotTables(nil))
 	defer host.Close()
 	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)

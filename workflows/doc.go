@@ -2,7 +2,7 @@
 // (seat draw, blind clock, balancing and breaking tables, hand-for-hand, places, sanctions, entries,
 // deals, payouts), and one child TableWorkflow per table holds the table's state between hands.
 // Table processes (pods in Kubernetes, goroutines in the local run: LocalTableHost) report hands
-// through TableController, a Temporal Update keyed by (table, hand number), and get the next
+// through TableReporter, a Temporal Update keyed by (table, hand number), and get the next
 // table.State in reply. Activities create, replace (a table silent past its deadline) and delete
 // tables through a TableHost.
 //

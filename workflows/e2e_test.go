@@ -18,7 +18,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
@@ -26,13 +26,13 @@ import (
 // checkingController stands between the tables and the TableWorkflows and checks every hand on the
 // way: chips conserved, and the hands each player was dealt while excluded (P3).
 type checkingController struct {
-	inner table.Controller
+	inner report.Reporter
 
 	mu        sync.Mutex
 	hands     int64
 	errs      []string
-	state     map[string]table.State // the last State each table got
-	penalised map[string]int         // hands dealt to each player while Penalised
+	state     map[string]report.State // the last State each table got
+	penalised map[string]int          // hands dealt to each player while Penalised
 
 	// gate, when set, holds every report once the tables have dealt gateAt hands, until the test
 	// opens it: the tournament's view stands still while the test looks at it and acts on it.
@@ -85,13 +85,13 @@ func (c *checkingController) wait(ctx context.Context) error {
 	}
 }
 
-func newCheckingController(inner table.Controller) *checkingController {
-	return &checkingController{inner: inner, state: map[string]table.State{}, penalised: map[string]int{}}
+func newCheckingController(inner report.Reporter) *checkingController {
+	return &checkingController{inner: inner, state: map[string]report.State{}, penalised: map[string]int{}}
 }
 
-func (c *checkingController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+func (c *checkingController) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	if err := c.wait(ctx); err != nil {
-		return table.State{}, err
+		return report.State{}, err
 	}
 	st, err := c.inner.Report(ctx, tableID, results)
 	if err != nil {
@@ -116,7 +116,7 @@ func (c *checkingController) Report(ctx context.Context, tableID string, results
 		}
 		c.hands++
 		for _, s := range before.Seats {
-			if s.State == engine.Penalised && slices.ContainsFunc(r.Start, func(x table.SeatStack) bool { return x.Player == s.Player }) {
+			if s.State == engine.Penalised && slices.ContainsFunc(r.Start, func(x report.SeatStack) bool { return x.Player == s.Player }) {
 				c.penalised[s.Player]++
 			}
 		}
@@ -134,11 +134,11 @@ func quietSDKLogger() sdklog.Logger {
 
 // startServer starts a real Temporal server in the process, with a worker running the workflows
 // and bot tables.
-func startServer(t *testing.T, ctrl func(client.Client) table.Controller) (client.Client, *LocalTableHost, *checkingController) {
+func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client.Client, *LocalTableHost, *checkingController) {
 	t.Helper()
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
-	var inner table.Controller = NewTableController(c)
+	var inner report.Reporter = NewTableReporter(c)
 	if ctrl != nil {
 		inner = ctrl(c)
 	}

@@ -8,19 +8,20 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // RunTable runs one table's process until the table closes or ctx ends: in the local run and in
-// tests, the engine/table runner with bots, reporting through c. It returns nil when the table
+// tests, the engine/host runner with bots, reporting through c. It returns nil when the table
 // was told to close.
-type RunTable func(ctx context.Context, t HostedTable, c table.Controller) error
+type RunTable func(ctx context.Context, t HostedTable, c report.Reporter) error
 
 // LocalTableHost is a TableHost that runs each table in a goroutine of this process: the stand-in
 // for table pods in the local run and in tests. Creating a table that runs, or ran, does nothing;
 // deleting one that is gone does nothing.
 type LocalTableHost struct {
-	controller table.Controller
+	controller report.Reporter
 	run        RunTable
 
 	mu     sync.Mutex
@@ -36,9 +37,9 @@ type localTable struct {
 	done   chan struct{}
 }
 
-// NewLocalTableHost returns a host whose tables report through controller (NewTableController in
-// production, any table.Controller in tests) and run with run.
-func NewLocalTableHost(controller table.Controller, run RunTable) *LocalTableHost {
+// NewLocalTableHost returns a host whose tables report through controller (NewTableReporter in
+// production, any report.Reporter in tests) and run with run.
+func NewLocalTableHost(controller report.Reporter, run RunTable) *LocalTableHost {
 	ctx, stop := context.WithCancel(context.Background())
 	return &LocalTableHost{controller: controller, run: run, tables: map[string]*localTable{}, ctx: ctx, stop: stop}
 }
@@ -135,14 +136,14 @@ func (h *LocalTableHost) Close() {
 // every time they are dealt the same way; otherwise the deck is crypto/rand's (D1). logger may be
 // nil.
 func BotTables(logger *slog.Logger, kinds ...bot.Kind) RunTable {
-	return func(ctx context.Context, t HostedTable, c table.Controller) error {
-		opt := table.Options{Logger: logger}
+	return func(ctx context.Context, t HostedTable, c report.Reporter) error {
+		opt := host.Options{Logger: logger}
 		seed := t.DeckSeed
 		if seed != 0 {
 			opt.Deck = engine.NewSeededDeck(seed)
 		} else {
 			seed = uint64(t.Number)
 		}
-		return table.NewRunner(t.ID, c, bot.Players(seed, kinds...), opt).Run(ctx)
+		return host.NewRunner(t.ID, c, bot.Players(seed, kinds...), opt).Run(ctx)
 	}
 }

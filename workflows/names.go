@@ -5,7 +5,7 @@ const (
 	// TaskQueue is the task queue of the workflows and activities.
 	TaskQueue = "pokerfloor"
 
-	// ReportUpdate is the TableWorkflow's Update for hand results (table.Controller's Report).
+	// ReportUpdate is the TableWorkflow's Update for hand results (report.Reporter's Report).
 	ReportUpdate = "report"
 	// OrdersSignal carries the tournament's orders to a TableWorkflow ([]director.Order).
 	OrdersSignal = "orders"

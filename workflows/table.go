@@ -6,7 +6,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
@@ -102,15 +102,15 @@ func (w *tableWorkflow) validate(ctx workflow.Context, req director.ReportReques
 	return nil
 }
 
-// rejectedErrorType marks a report the validator refused; the controller makes it a
-// *table.RejectedError again.
+// rejectedErrorType marks a report the validator refused; the reporter makes it a
+// *report.RejectedError again.
 const rejectedErrorType = "RejectedReport"
 
 // supersededErrorType marks the answer to a report that a newer one (a new host's) overtook
 // while it waited: nobody reads it.
 const supersededErrorType = "SupersededReport"
 
-func lastHand(rs []table.HandResult) int64 {
+func lastHand(rs []report.HandResult) int64 {
 	if len(rs) == 0 {
 		return 0
 	}
@@ -120,7 +120,7 @@ func lastHand(rs []table.HandResult) int64 {
 // report acknowledges hands, applies the orders waiting, and answers what the table does next. When
 // the table may not deal (a break, a pause, hand-for-hand, too few players), it waits here, in
 // the workflow, for an order that changes that, so that a waiting table costs no polling.
-func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (table.State, error) {
+func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (report.State, error) {
 	w.reports++
 	defer func() { w.reports-- }()
 	w.latest++
@@ -129,13 +129,13 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 	acked := w.st.Acked
 	if !w.st.Closing {
 		if err := w.st.ApplyResults(req.Results, &ev); err != nil {
-			return table.State{}, err // the validator let it through: a bug, not a bad report
+			return report.State{}, err // the validator let it through: a bug, not a bad report
 		}
 	}
 	deadline := workflow.Now(ctx).Add(w.st.MaxWait)
 	for {
 		if mine != w.latest {
-			return table.State{}, temporal.NewNonRetryableApplicationError(
+			return report.State{}, temporal.NewNonRetryableApplicationError(
 				"a newer report from the table's new host supersedes this one", supersededErrorType, nil)
 		}
 		drain(w.orders, w.st)
@@ -148,7 +148,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			w.resend(ctx)
 		}
 		left := deadline.Sub(workflow.Now(ctx))
-		if next.Directive != table.Wait || left <= 0 || w.continueAsNewDue(ctx) {
+		if next.Directive != report.Wait || left <= 0 || w.continueAsNewDue(ctx) {
 			return next, nil
 		}
 		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool {

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
@@ -34,28 +34,28 @@ func threePlayers() director.TableState {
 	}
 }
 
-func stacks(kv ...any) []table.SeatStack {
-	var out []table.SeatStack
+func stacks(kv ...any) []report.SeatStack {
+	var out []report.SeatStack
 	for i := 0; i < len(kv); i += 3 {
-		out = append(out, table.SeatStack{Seat: kv[i].(int), Player: kv[i+1].(string), Stack: int64(kv[i+2].(int))})
+		out = append(out, report.SeatStack{Seat: kv[i].(int), Player: kv[i+1].(string), Stack: int64(kv[i+2].(int))})
 	}
 	return out
 }
 
-func hand(n int64, start, end []table.SeatStack, elim ...engine.Elimination) table.HandResult {
-	return table.HandResult{TableID: testTable, HandNumber: n, Start: start, End: end, Eliminated: elim,
+func hand(n int64, start, end []report.SeatStack, elim ...engine.Elimination) report.HandResult {
+	return report.HandResult{TableID: testTable, HandNumber: n, Start: start, End: end, Eliminated: elim,
 		Positions: engine.Positions{Button: int(n) % 3, SmallBlind: (int(n) + 1) % 3, BigBlind: (int(n) + 2) % 3, Played: true}}
 }
 
 // reply is the outcome of one report.
 type reply struct {
-	st  table.State
+	st  report.State
 	err error
 }
 
 // reports sends the reports one at a time, a second apart on the workflow's clock, then closes
 // the table; it returns the replies in order.
-func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
+func reports(env *testsuite.TestWorkflowEnvironment, reqs []reportReq) []reply {
 	out := make([]reply, len(reqs))
 	for i, r := range reqs {
 		env.RegisterDelayedCallback(func() {
@@ -66,7 +66,7 @@ func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
 						out[i].err = e
 						return
 					}
-					if st, ok := v.(table.State); ok {
+					if st, ok := v.(report.State); ok {
 						out[i].st = st
 					}
 				},
@@ -79,9 +79,9 @@ func reports(env *testsuite.TestWorkflowEnvironment, reqs []report) []reply {
 	return out
 }
 
-type report struct {
+type reportReq struct {
 	id      string
-	results []table.HandResult
+	results []report.HandResult
 }
 
 // TestTableWorkflowReports: a report is counted once whether Temporal dedupes it (same update ID)
@@ -103,7 +103,7 @@ func TestTableWorkflowReports(t *testing.T) {
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	bad := []struct {
 		name   string
-		result table.HandResult
+		result report.HandResult
 		want   string
 	}{
 		{"chips created", hand(2, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 1300, 1, "b", 800, 2, "c", 1000)), "chips not conserved"},
@@ -112,24 +112,24 @@ func TestTableWorkflowReports(t *testing.T) {
 		{"wrong stack", hand(2, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000)), "started the hand with"},
 		{"bust not listed", hand(2, stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000), stacks(0, "a", 2200, 1, "b", 800, 2, "c", 0)), "not listed as eliminated"},
 	}
-	reqs := []report{
+	reqs := []reportReq{
 		{id: testTable + "/next/1"},
-		{id: testTable + "/1", results: []table.HandResult{h1}},
-		{id: testTable + "/1", results: []table.HandResult{h1}},                       // Temporal's dedupe
-		{id: testTable + "/1/after-continue-as-new", results: []table.HandResult{h1}}, // the workflow's
-		{id: testTable + "/1/and-again", results: []table.HandResult{h1, h1}},         // out of order in itself
+		{id: testTable + "/1", results: []report.HandResult{h1}},
+		{id: testTable + "/1", results: []report.HandResult{h1}},                       // Temporal's dedupe
+		{id: testTable + "/1/after-continue-as-new", results: []report.HandResult{h1}}, // the workflow's
+		{id: testTable + "/1/and-again", results: []report.HandResult{h1, h1}},         // out of order in itself
 	}
 	for _, b := range bad {
-		reqs = append(reqs, report{id: testTable + "/2/" + b.name, results: []table.HandResult{b.result}})
+		reqs = append(reqs, reportReq{id: testTable + "/2/" + b.name, results: []report.HandResult{b.result}})
 	}
-	reqs = append(reqs, report{id: testTable + "/2", results: []table.HandResult{h2}})
+	reqs = append(reqs, reportReq{id: testTable + "/2", results: []report.HandResult{h2}})
 	out := reports(env, reqs)
 	env.ExecuteWorkflow(TableWorkflow, threePlayers())
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
 
-	if st, err := out[0].st, out[0].err; err != nil || st.Directive != table.Play || st.HandNumber != 0 || len(st.Seats) != 3 || !st.FirstHand || st.Batch != 1 {
+	if st, err := out[0].st, out[0].err; err != nil || st.Directive != report.Play || st.HandNumber != 0 || len(st.Seats) != 3 || !st.FirstHand || st.Batch != 1 {
 		t.Errorf("first report: %+v, %v", st, err)
 	}
 	for i := 1; i <= 3; i++ {
@@ -181,7 +181,7 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
 		engine.Elimination{Seat: 1, ID: "b", StartingStack: 1000})
-	send := func(at time.Duration, id string, rs ...table.HandResult) {
+	send := func(at time.Duration, id string, rs ...report.HandResult) {
 		env.RegisterDelayedCallback(func() {
 			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
 				OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },

@@ -13,7 +13,8 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"go.temporal.io/sdk/client"
 )
@@ -68,16 +69,16 @@ func historyPath(dir, tableID string, n int64) string {
 	return filepath.Join(parts...)
 }
 
-// historyController writes each hand's history beside the report that carries it.
-type historyController struct {
-	inner table.Controller
+// historyReporter writes each hand's history beside the report that carries it.
+type historyReporter struct {
+	inner report.Reporter
 	dir   string
 	log   *slog.Logger
 }
 
-var _ table.Controller = (*historyController)(nil)
+var _ report.Reporter = (*historyReporter)(nil)
 
-func (h *historyController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+func (h *historyReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	var written []string
 	for i := range results {
 		r := &results[i]
@@ -86,10 +87,10 @@ func (h *historyController) Report(ctx context.Context, tableID string, results 
 		}
 		path := historyPath(h.dir, tableID, r.HandNumber)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return table.State{}, fmt.Errorf("hand history: %w", err)
+			return report.State{}, fmt.Errorf("hand history: %w", err)
 		}
 		if err := os.WriteFile(path+partExt, []byte(r.History), 0o644); err != nil {
-			return table.State{}, fmt.Errorf("hand history: %w", err)
+			return report.State{}, fmt.Errorf("hand history: %w", err)
 		}
 		written = append(written, path)
 	}
@@ -108,15 +109,15 @@ func (h *historyController) Report(ctx context.Context, tableID string, results 
 // historyTables is workflows.BotTables with each hand's PHH history in its result: bots at every
 // seat, a seeded deck where the table has a deck seed.
 func historyTables(logger *slog.Logger) workflows.RunTable {
-	return func(ctx context.Context, t workflows.HostedTable, c table.Controller) error {
-		opt := table.Options{Logger: logger, History: true}
+	return func(ctx context.Context, t workflows.HostedTable, c report.Reporter) error {
+		opt := host.Options{Logger: logger, History: true}
 		seed := t.DeckSeed
 		if seed != 0 {
 			opt.Deck = engine.NewSeededDeck(seed)
 		} else {
 			seed = uint64(t.Number)
 		}
-		return table.NewRunner(t.ID, c, bot.Players(seed), opt).Run(ctx)
+		return host.NewRunner(t.ID, c, bot.Players(seed), opt).Run(ctx)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/localtemporal"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -57,16 +57,16 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 	if logs != nil {
 		tableLog = slog.New(slog.NewTextHandler(logs, nil))
 	}
-	var controller table.Controller = workflows.NewTableController(c)
+	var reporter report.Reporter = workflows.NewTableReporter(c)
 	if !s.MaxSpeed {
-		controller = newPacedController(controller, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
+		reporter = newPacedReporter(reporter, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
 	}
 	tables := workflows.BotTables(tableLog)
 	if s.HandHistories != "" {
-		controller = &historyController{inner: controller, dir: s.HandHistories, log: discardIfNil(tableLog)}
+		reporter = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
 		tables = historyTables(tableLog)
 	}
-	host := workflows.NewLocalTableHost(controller, tables)
+	host := workflows.NewLocalTableHost(reporter, tables)
 	recorder, err := newRecordingHost(host, s.DataDir)
 	if err != nil {
 		c.Close()

@@ -5,27 +5,27 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
-// pacedController deals hands at a live pace on a compressed clock: bots decide at once, so
+// pacedReporter deals hands at a live pace on a compressed clock: bots decide at once, so
 // unpaced tables would play hundreds of hands in a level the clock makes last seconds, and the
 // blinds would never matter. Each table's report of n hands returns no sooner than n hand-times
 // after its previous one, so a table deals one hand every perHand: workflows.DefaultHandTime
 // divided by --speed, the same hands per level as a simulation at full speed counts.
-type pacedController struct {
-	inner   table.Controller
+type pacedReporter struct {
+	inner   report.Reporter
 	perHand time.Duration
 
 	mu   sync.Mutex
 	last map[string]time.Time // when each table's last report returned
 }
 
-func newPacedController(inner table.Controller, perHand time.Duration) *pacedController {
-	return &pacedController{inner: inner, perHand: perHand, last: map[string]time.Time{}}
+func newPacedReporter(inner report.Reporter, perHand time.Duration) *pacedReporter {
+	return &pacedReporter{inner: inner, perHand: perHand, last: map[string]time.Time{}}
 }
 
-func (p *pacedController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+func (p *pacedReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	played := 0
 	for _, r := range results {
 		if !r.Voided {
@@ -42,7 +42,7 @@ func (p *pacedController) Report(ctx context.Context, tableID string, results []
 			select {
 			case <-ctx.Done():
 				timer.Stop()
-				return table.State{}, ctx.Err()
+				return report.State{}, ctx.Err()
 			case <-timer.C:
 			}
 		}

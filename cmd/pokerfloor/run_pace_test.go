@@ -5,26 +5,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
-// countingController acknowledges every report at once.
-type countingController struct{ reports int }
+// countingReporter acknowledges every report at once.
+type countingReporter struct{ reports int }
 
-func (c *countingController) Report(context.Context, string, []table.HandResult) (table.State, error) {
+func (c *countingReporter) Report(context.Context, string, []report.HandResult) (report.State, error) {
 	c.reports++
-	return table.State{Directive: table.Play}, nil
+	return report.State{Directive: report.Play}, nil
 }
 
 // On a compressed clock a table deals a hand per hand-time: a report of n hands returns n
 // hand-times after the table's last one; the first report, and one of void hands only, at once.
 func TestPacedControllerDealsAtTheClocksPace(t *testing.T) {
 	const perHand = 40 * time.Millisecond
-	inner := &countingController{}
-	p := newPacedController(inner, perHand)
+	inner := &countingReporter{}
+	p := newPacedReporter(inner, perHand)
 	ctx := context.Background()
-	hand := []table.HandResult{{HandNumber: 1}}
-	took := func(results []table.HandResult, id string) time.Duration {
+	hand := []report.HandResult{{HandNumber: 1}}
+	took := func(results []report.HandResult, id string) time.Duration {
 		start := time.Now()
 		if _, err := p.Report(ctx, id, results); err != nil {
 			t.Fatal(err)
@@ -37,10 +37,10 @@ func TestPacedControllerDealsAtTheClocksPace(t *testing.T) {
 	if d := took(hand, "t1"); d < perHand-5*time.Millisecond {
 		t.Errorf("a hand reported after %v, want about %v", d, perHand)
 	}
-	if d := took([]table.HandResult{{HandNumber: 2}, {HandNumber: 3}}, "t1"); d < 2*perHand-5*time.Millisecond {
+	if d := took([]report.HandResult{{HandNumber: 2}, {HandNumber: 3}}, "t1"); d < 2*perHand-5*time.Millisecond {
 		t.Errorf("two hands reported after %v, want about %v", d, 2*perHand)
 	}
-	if d := took([]table.HandResult{{HandNumber: 4, Voided: true}}, "t1"); d >= perHand {
+	if d := took([]report.HandResult{{HandNumber: 4, Voided: true}}, "t1"); d >= perHand {
 		t.Errorf("a void hand waited %v", d)
 	}
 	if d := took(nil, "t2"); d >= perHand {

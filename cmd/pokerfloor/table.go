@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -75,13 +75,13 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	if err != nil {
 		return usageErrorf("%v (give --key-file or --key)", err)
 	}
-	ctrl, err := table.NewLocalController(table.LocalConfig{TableID: get("table"), Config: engine.Config{Seats: max(len(players), 2)},
+	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: get("table"), Config: engine.Config{Seats: max(len(players), 2)},
 		Levels: levels, HandsPerLevel: v.GetInt("table.hands-per-level"), Players: players, Stack: v.GetInt64("table.stack")})
 	if err != nil {
 		return usageError(err)
 	}
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := tableserver.New(tableserver.Config{Tournament: get("tournament"), TableID: get("table"), Controller: ctrl,
+	srv, err := tableserver.New(tableserver.Config{Tournament: get("tournament"), TableID: get("table"), Reporter: ctrl,
 		Tokens: tokens, HistoryDir: get("history-dir"), Grace: v.GetDuration("table.grace"), Logger: log,
 		ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
 			Bank: tableserver.TimeBank{Initial: v.GetDuration("table.bank"), PerLevel: v.GetDuration("table.bank-per-level"), Max: v.GetDuration("table.bank-max")}}})

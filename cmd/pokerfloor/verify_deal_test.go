@@ -12,8 +12,9 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 )
 
@@ -23,7 +24,7 @@ func playTable(t *testing.T, hands int64) string {
 	t.Helper()
 	dir := t.TempDir()
 	players := []string{"ada", "bo", "cy", "di"}
-	ctrl, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 4},
+	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 4},
 		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, Players: players, Stack: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -33,9 +34,9 @@ func playTable(t *testing.T, hands int64) string {
 		t.Fatal(err)
 	}
 	var srv *tableserver.Server
-	srv, err = tableserver.New(tableserver.Config{Tournament: "local", TableID: "t1", Controller: ctrl, Tokens: tokens,
-		HistoryDir: dir, Clock: table.NewFakeClock(time.Now()),
-		OnHand: func(r *table.HandResult) {
+	srv, err = tableserver.New(tableserver.Config{Tournament: "local", TableID: "t1", Reporter: ctrl, Tokens: tokens,
+		HistoryDir: dir, Clock: host.NewFakeClock(time.Now()),
+		OnHand: func(r *report.HandResult) {
 			if r.HandNumber >= hands {
 				srv.Drain()
 			}

@@ -1,5 +1,5 @@
 // Package bot holds players that play by themselves: for simulations, tests and empty seats of the
-// local run. A bot is a table.Decider that answers at once (table.Instant) from the view of its own
+// local run. A bot is a engine.Decider that answers at once (engine.Instant) from the view of its own
 // seat, so it can never see another player's hole cards (rule D5), and it is deterministic: the same
 // seed and the same views give the same decisions.
 //
@@ -17,7 +17,6 @@ import (
 	"hash/fnv"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 )
 
 // rng is SplitMix64: small, fast, and the same sequence from the same seed everywhere.
@@ -67,7 +66,7 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // New returns a bot of kind k seeded with seed.
-func New(k Kind, seed uint64) table.Decider {
+func New(k Kind, seed uint64) engine.Decider {
 	if k == KindStrength {
 		return NewStrength(seed, StrengthConfig{})
 	}
@@ -77,8 +76,8 @@ func New(k Kind, seed uint64) table.Decider {
 // Players gives every player a bot seeded from seed and the player's name, so that a player keeps
 // his bot's behaviour wherever he sits. With several kinds, each player's kind is drawn from them by
 // his name. With none, every bot is Random.
-func Players(seed uint64, kinds ...Kind) table.Players {
-	return table.PlayersFunc(func(player string) table.Decider {
+func Players(seed uint64, kinds ...Kind) engine.Players {
+	return engine.PlayersFunc(func(player string) engine.Decider {
 		h := fnv.New64a()
 		h.Write([]byte(player))
 		s := seed ^ h.Sum64()
@@ -101,29 +100,29 @@ func stackInBlinds(v *engine.View) float64 {
 }
 
 // checkOrFold is what a bot does when it gives up.
-func checkOrFold(l *engine.Legal) table.Decision {
+func checkOrFold(l *engine.Legal) engine.Decision {
 	if l.Check {
-		return table.Decision{Action: engine.Check}
+		return engine.Decision{Action: engine.Check}
 	}
-	return table.Decision{Action: engine.Fold}
+	return engine.Decision{Action: engine.Fold}
 }
 
 // checkOrCall continues without raising.
-func checkOrCall(l *engine.Legal) table.Decision {
+func checkOrCall(l *engine.Legal) engine.Decision {
 	if l.Check {
-		return table.Decision{Action: engine.Check}
+		return engine.Decision{Action: engine.Check}
 	}
-	return table.Decision{Action: engine.Call}
+	return engine.Decision{Action: engine.Call}
 }
 
 // raiseTo bets or raises to a total of to, kept between the legal bounds; with no raise allowed, it
 // calls (or checks).
-func raiseTo(l *engine.Legal, to int64) table.Decision {
+func raiseTo(l *engine.Legal, to int64) engine.Decision {
 	switch {
 	case !l.Bet && !l.Raise:
 		return checkOrCall(l)
 	case to >= l.MaxTo:
-		return table.Decision{Action: engine.AllIn}
+		return engine.Decision{Action: engine.AllIn}
 	case to < l.MinTo:
 		to = l.MinTo
 	}
@@ -131,19 +130,19 @@ func raiseTo(l *engine.Legal, to int64) table.Decision {
 	if l.Bet {
 		a = engine.Bet
 	}
-	return table.Decision{Action: a, To: to}
+	return engine.Decision{Action: a, To: to}
 }
 
 // allIn puts every chip in: a bet or raise, or a call for less.
-func allIn(l *engine.Legal) table.Decision {
+func allIn(l *engine.Legal) engine.Decision {
 	if l.AllIn {
-		return table.Decision{Action: engine.AllIn}
+		return engine.Decision{Action: engine.AllIn}
 	}
 	return checkOrCall(l)
 }
 
 // compile-time checks: both bots are Instant deciders.
 var (
-	_ table.Instant = (*Random)(nil)
-	_ table.Instant = (*Strength)(nil)
+	_ engine.Instant = (*Random)(nil)
+	_ engine.Instant = (*Strength)(nil)
 )

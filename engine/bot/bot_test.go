@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
@@ -30,13 +29,13 @@ func TestChenScore(t *testing.T) {
 
 // play deals hands at a table of the given bots, starting stacks stacks, and fails t on any decision
 // the engine refuses. It returns the decisions made, in order.
-func play(t testing.TB, bots []table.Decider, stacks []int64, hands int, seed uint64) []table.Decision {
+func play(t testing.TB, bots []engine.Decider, stacks []int64, hands int, seed uint64) []engine.Decision {
 	t.Helper()
 	tb, err := engine.NewTable(engine.Config{Seats: len(bots)}, engine.Level{SmallBlind: 50, BigBlind: 100, Ante: 10}, engine.NewSeededDeck(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []table.Decision
+	var out []engine.Decision
 	for h := 0; h < hands; h++ {
 		for s, st := range stacks {
 			tb.Unseat(s)
@@ -75,8 +74,8 @@ func TestBotsLegalAndDeterministic(t *testing.T) {
 	}
 	for _, k := range []Kind{KindRandom, KindStrength} {
 		for _, stacks := range stackSets {
-			mk := func() []table.Decider {
-				bots := make([]table.Decider, len(stacks))
+			mk := func() []engine.Decider {
+				bots := make([]engine.Decider, len(stacks))
 				for i := range bots {
 					bots[i] = New(k, uint64(i+1))
 				}
@@ -161,7 +160,7 @@ func TestDecideAllocatesNothing(t *testing.T) {
 	tb.Call(0)
 	tb.Check(1) // the flop
 	v := tb.View(tb.ToAct())
-	for _, d := range []table.Decider{NewRandom(1, RandomConfig{}), NewStrength(1, StrengthConfig{})} {
+	for _, d := range []engine.Decider{NewRandom(1, RandomConfig{}), NewStrength(1, StrengthConfig{})} {
 		if n := testing.AllocsPerRun(100, func() { d.Decide(context.Background(), &v) }); n != 0 {
 			t.Errorf("%T: %v allocations a decision", d, n)
 		}
@@ -179,7 +178,7 @@ func TestParseKind(t *testing.T) {
 	}
 }
 
-func benchDecide(b *testing.B, d table.Decider, flop bool) {
+func benchDecide(b *testing.B, d engine.Decider, flop bool) {
 	tb, _ := engine.NewTable(engine.Config{Seats: 6}, engine.Level{SmallBlind: 50, BigBlind: 100}, engine.NewSeededDeck(1))
 	for s := 0; s < 6; s++ {
 		tb.Sit(s, string(rune('a'+s)), 10000, engine.Active)

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 )
 
 // RandomConfig weighs a Random bot's choices. Zero fields take the defaults (in brackets).
@@ -44,16 +43,16 @@ func NewRandom(seed uint64, cfg RandomConfig) *Random {
 	return &Random{cfg: cfg, rng: rng{state: seed}}
 }
 
-// Instant marks the bot as answering at once (table.Instant).
+// Instant marks the bot as answering at once (engine.Instant).
 func (*Random) Instant() {}
 
 // Decide picks the action.
-func (b *Random) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+func (b *Random) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	l := &v.Legal
 	if m := stackInBlinds(v); m < b.cfg.PushBelow {
 		// Push or fold: from even odds at PushBelow big blinds to always at none.
 		if l.Check && b.rng.float() < 0.5 {
-			return table.Decision{Action: engine.Check}, nil
+			return engine.Decision{Action: engine.Check}, nil
 		}
 		if b.rng.float()*b.cfg.PushBelow >= m/2 {
 			return allIn(l), nil
@@ -64,7 +63,7 @@ func (b *Random) Decide(_ context.Context, v *engine.View) (table.Decision, erro
 	if l.Check {
 		switch w := b.rng.intn(int64(c.Check + c.Bet + c.OpenAllIn)); {
 		case w < int64(c.Check):
-			return table.Decision{Action: engine.Check}, nil
+			return engine.Decision{Action: engine.Check}, nil
 		case w < int64(c.Check+c.Bet):
 			return b.sized(v), nil
 		}
@@ -78,20 +77,20 @@ func (b *Random) Decide(_ context.Context, v *engine.View) (table.Decision, erro
 	call, raise := int64(float64(c.Call)*keep), int64(float64(c.Raise)*keep)
 	switch w := b.rng.intn(int64(c.Fold) + call + raise + int64(c.AllIn) + 1); {
 	case w < int64(c.Fold):
-		return table.Decision{Action: engine.Fold}, nil
+		return engine.Decision{Action: engine.Fold}, nil
 	case w < int64(c.Fold)+call:
-		return table.Decision{Action: engine.Call}, nil
+		return engine.Decision{Action: engine.Call}, nil
 	case w < int64(c.Fold)+call+raise:
 		return b.sized(v), nil
 	case w < int64(c.Fold)+call+raise+int64(c.AllIn):
 		return allIn(l), nil
 	}
-	return table.Decision{Action: engine.Fold}, nil
+	return engine.Decision{Action: engine.Fold}, nil
 }
 
 // sized bets or raises to a total between the minimum and a pot-sized raise, small sizes the most
 // likely (the cube of a uniform number); going all-in is a choice of its own.
-func (b *Random) sized(v *engine.View) table.Decision {
+func (b *Random) sized(v *engine.View) engine.Decision {
 	l := &v.Legal
 	if !l.Bet && !l.Raise {
 		return checkOrCall(l)

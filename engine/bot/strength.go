@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
@@ -51,11 +50,11 @@ func NewStrength(seed uint64, cfg StrengthConfig) *Strength {
 	return &Strength{cfg: cfg, rng: rng{state: seed}}
 }
 
-// Instant marks the bot as answering at once (table.Instant).
+// Instant marks the bot as answering at once (engine.Instant).
 func (*Strength) Instant() {}
 
 // Decide picks the action.
-func (b *Strength) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+func (b *Strength) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	me := &v.Seats[v.ToAct]
 	if !me.Known { // a view without its own cards: nothing to play on
 		return checkOrFold(&v.Legal), nil
@@ -75,7 +74,7 @@ func (b *Strength) Decide(_ context.Context, v *engine.View) (table.Decision, er
 
 // preflop plays by the hand's score: raise the best, call with good ones at a fair price, fold the
 // rest; short-stacked, push or fold with a threshold that falls as the stack does.
-func (b *Strength) preflop(v *engine.View, score int) table.Decision {
+func (b *Strength) preflop(v *engine.View, score int) engine.Decision {
 	l := &v.Legal
 	bb := v.Level.BigBlind
 	if m := stackInBlinds(v); m < b.cfg.PushBelow {
@@ -104,7 +103,7 @@ func (b *Strength) preflop(v *engine.View, score int) table.Decision {
 
 // postflop plays by equity: bet or raise strong hands, call when the equity beats the price,
 // bluff rarely, give up otherwise.
-func (b *Strength) postflop(v *engine.View, eq float64) table.Decision {
+func (b *Strength) postflop(v *engine.View, eq float64) engine.Decision {
 	l := &v.Legal
 	pot := v.Pot
 	price := 0.0
@@ -120,11 +119,11 @@ func (b *Strength) postflop(v *engine.View, eq float64) table.Decision {
 		if b.rng.intn(100) < int64(b.cfg.Bluff) {
 			return raiseTo(l, pot/2)
 		}
-		return table.Decision{Action: engine.Check}
+		return engine.Decision{Action: engine.Check}
 	case eq > price+0.05:
-		return table.Decision{Action: engine.Call}
+		return engine.Decision{Action: engine.Call}
 	}
-	return table.Decision{Action: engine.Fold}
+	return engine.Decision{Action: engine.Fold}
 }
 
 // equity estimates the share of the pot hole wins on board against opponents random hands, from

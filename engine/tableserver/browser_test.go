@@ -13,17 +13,16 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 )
 
 // caller checks or calls, never folds: its table reaches the showdown.
 type caller struct{}
 
-func (caller) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+func (caller) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	if v.Legal.Check {
-		return table.Decision{Action: engine.Check}, nil
+		return engine.Decision{Action: engine.Check}, nil
 	}
-	return table.Decision{Action: engine.Call}, nil
+	return engine.Decision{Action: engine.Call}, nil
 }
 
 // chromium returns Debian's browser, or skips the test (fails it under CI=true) when it is missing.

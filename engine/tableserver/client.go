@@ -12,7 +12,6 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 )
 
 // Client is a connection to a table server: what a bot or a test uses (the browser speaks the same
@@ -118,7 +117,7 @@ func (c *Client) CloseNow() error { return c.ws.CloseNow() }
 // Bot plays a seat over the network with a Decider (an engine/bot), as a person's browser would.
 type Bot struct {
 	URL, Token string
-	Decider    table.Decider
+	Decider    engine.Decider
 	// ClientSeed is given at the join (provably fair deal).
 	ClientSeed string
 	// OnFrame, if set, sees every frame received, before the bot acts on it.
@@ -215,9 +214,9 @@ func (b *Bot) playAt(ctx context.Context, url, token string) (*protocol.Move, er
 	}
 }
 
-func checkOrFold(v *engine.View) table.Decision {
+func checkOrFold(v *engine.View) engine.Decision {
 	if v.Legal.Check {
-		return table.Decision{Action: engine.Check}
+		return engine.Decision{Action: engine.Check}
 	}
-	return table.Decision{Action: engine.Fold}
+	return engine.Decision{Action: engine.Fold}
 }

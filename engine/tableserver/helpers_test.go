@@ -14,20 +14,21 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 var testKey = []byte("a test key of thirty-two bytes or more, never used in production")
 
 var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 
-// testTable is a table server on loopback with its controller and a fake clock.
+// testTable is a table server on loopback with its reporter and a fake clock.
 type testTable struct {
 	t      *testing.T
 	srv    *Server
-	ctrl   *table.LocalController
-	clock  *table.FakeClock
+	ctrl   *host.LocalReporter
+	clock  *host.FakeClock
 	tokens *Tokens
 	http   *httptest.Server
 	url    string
@@ -41,7 +42,7 @@ type tableOpts struct {
 	stack   int64
 	clock   ActionClock
 	grace   time.Duration
-	onHand  func(*Server, *table.HandResult)
+	onHand  func(*Server, *report.HandResult)
 	history string
 	id      string  // the table's ID; t1 when empty
 	rate    float64 // frames a second a connection may send (bots playing at machine speed need more)
@@ -59,22 +60,22 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	if o.id == "" {
 		o.id = "t1"
 	}
-	ctrl, err := table.NewLocalController(table.LocalConfig{TableID: o.id, Config: engine.Config{Seats: max(o.players, 2)},
+	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: o.id, Config: engine.Config{Seats: max(o.players, 2)},
 		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}, {SmallBlind: 100, BigBlind: 200}}, HandsPerLevel: 10,
 		Players: ids, Stack: o.stack})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := table.NewFakeClock(epoch)
+	clock := host.NewFakeClock(epoch)
 	tokens, err := NewTokens(testKey, "sunday", o.id, clock.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tt := &testTable{t: t, ctrl: ctrl, clock: clock, tokens: tokens, done: make(chan error, 1), ids: ids}
-	cfg := Config{Tournament: "sunday", TableID: o.id, Controller: ctrl, Tokens: tokens, Clock: clock,
+	cfg := Config{Tournament: "sunday", TableID: o.id, Reporter: ctrl, Tokens: tokens, Clock: clock,
 		ActionClock: o.clock, Grace: o.grace, HistoryDir: o.history, FramesPerSecond: o.rate, Burst: int(o.rate)}
 	if o.onHand != nil {
-		cfg.OnHand = func(r *table.HandResult) { o.onHand(tt.srv, r) }
+		cfg.OnHand = func(r *report.HandResult) { o.onHand(tt.srv, r) }
 	}
 	srv, err := New(cfg)
 	if err != nil {
@@ -120,7 +121,7 @@ func (tt *testTable) wait() error {
 	return <-tt.done
 }
 
-// checkChips checks that the controller's seats hold every chip the table started with: chips are
+// checkChips checks that the reporter's seats hold every chip the table started with: chips are
 // conserved, hand after hand.
 func (tt *testTable) checkChips(stack int64) {
 	tt.t.Helper()

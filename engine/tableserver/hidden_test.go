@@ -10,7 +10,7 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
@@ -68,7 +68,7 @@ func TestRuleD5NoFrameLeaksHiddenCards(t *testing.T) {
 		truths := map[int64]*truth{}
 		rec := &recorder{frames: map[int][]seen{}}
 		var tmu sync.Mutex
-		tt := startTable(t, tableOpts{players: players, rate: 1e6, onHand: func(s *Server, r *table.HandResult) {
+		tt := startTable(t, tableOpts{players: players, rate: 1e6, onHand: func(s *Server, r *report.HandResult) {
 			tb := s.Runner().Table()
 			tr := &truth{shown: map[string]bool{}, voided: r.Voided, board: protocol.Cards(tb.Board())}
 			for seat := 0; seat < players; seat++ {

@@ -16,8 +16,9 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // viewKey names a table state: the view an action answered, and the one before a view received.
@@ -39,12 +40,12 @@ type latencies struct {
 
 // timed is a bot decider that notes when it answers a view.
 type timed struct {
-	d     table.Decider
+	d     engine.Decider
 	lat   *latencies
 	think time.Duration
 }
 
-func (t timed) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+func (t timed) Decide(ctx context.Context, v *engine.View) (engine.Decision, error) {
 	// The player's pace, live play rather than a simulation at full speed: half to one and a half
 	// times the think time, so that the tables do not act in step.
 	time.Sleep(t.think/2 + time.Duration(rand.Int64N(int64(t.think)+1)))
@@ -87,15 +88,15 @@ func BenchmarkLoad100Tables(b *testing.B) {
 			for i := range ids {
 				ids[i] = fmt.Sprintf("%s-p%d", id, i+1)
 			}
-			ctrl, err := table.NewLocalController(table.LocalConfig{TableID: id, Config: engine.Config{Seats: players},
+			ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: id, Config: engine.Config{Seats: players},
 				Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, Players: ids, Stack: 100000})
 			if err != nil {
 				b.Fatal(err)
 			}
 			tokens, _ := NewTokens(testKey, "load", id, nil)
 			var srv *Server
-			srv, err = New(Config{Tournament: "load", TableID: id, Controller: ctrl, Tokens: tokens,
-				OnHand: func(r *table.HandResult) {
+			srv, err = New(Config{Tournament: "load", TableID: id, Reporter: ctrl, Tokens: tokens,
+				OnHand: func(r *report.HandResult) {
 					if r.HandNumber >= hands {
 						srv.Drain()
 					}

@@ -7,10 +7,9 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
 )
 
-// player is a seated player: the table.Decider the runner asks at his turns, fed by whichever
+// player is a seated player: the engine.Decider the runner asks at his turns, fed by whichever
 // connection of his is open. The fields are guarded by the server's lock, but for the channels.
 type player struct {
 	id   string
@@ -57,7 +56,7 @@ var (
 // action the rules refuse is answered with an error naming the rule and the amounts, and the player
 // is asked again while his clock runs. A disconnected player's turn waits the grace time; then he is
 // away, his hand is folded (the runner's TimeExpired) and he sits out (T5) until he reconnects.
-func (p *player) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+func (p *player) Decide(ctx context.Context, v *engine.View) (engine.Decision, error) {
 	s := p.srv
 	clk := s.clock
 	s.mu.Lock()
@@ -113,7 +112,7 @@ func (p *player) Decide(ctx context.Context, v *engine.View) (table.Decision, er
 				continue
 			}
 			spend()
-			return table.Decision{Action: a.action, To: a.to}, nil
+			return engine.Decision{Action: a.action, To: a.to}, nil
 		case now := <-timer:
 			switch {
 			case phase == protocol.ClockThink && bank > 0:
@@ -129,7 +128,7 @@ func (p *player) Decide(ctx context.Context, v *engine.View) (table.Decision, er
 				phase, phaseStart, phaseLen, timer = protocol.ClockCountdown, now, ac.Countdown, clk.After(ac.Countdown)
 				s.sendClock(v, phase, ac.Countdown, 0, now)
 			default:
-				return table.Decision{}, errExpired
+				return engine.Decision{}, errExpired
 			}
 		case <-p.wake:
 			s.mu.Lock()
@@ -147,31 +146,31 @@ func (p *player) Decide(ctx context.Context, v *engine.View) (table.Decision, er
 			s.mu.Lock()
 			p.away = true
 			s.mu.Unlock()
-			return table.Decision{}, errAway
+			return engine.Decision{}, errAway
 		case <-ctx.Done():
 			spend()
-			return table.Decision{}, ctx.Err()
+			return engine.Decision{}, ctx.Err()
 		}
 	}
 }
 
 // takeAdvanceLocked runs the player's queued advance action if nothing changed since it was queued:
 // the same hand, round and bet to match (A14). Otherwise it is dropped. The caller holds s.mu.
-func (p *player) takeAdvanceLocked(v *engine.View) (table.Decision, bool) {
+func (p *player) takeAdvanceLocked(v *engine.View) (engine.Decision, bool) {
 	q := p.adv
 	p.adv = queuedAdvance{}
 	if q.kind == 0 || q.hand != v.HandNumber || q.round != v.Round || q.facing != v.CurrentBet {
-		return table.Decision{}, false
+		return engine.Decision{}, false
 	}
 	switch {
 	case q.kind == engine.AdvanceFold:
-		return table.Decision{Action: engine.Fold}, true
+		return engine.Decision{Action: engine.Fold}, true
 	case v.Legal.Check:
-		return table.Decision{Action: engine.Check}, true
+		return engine.Decision{Action: engine.Check}, true
 	case q.kind == engine.AdvanceCall:
-		return table.Decision{Action: engine.Call}, true
+		return engine.Decision{Action: engine.Call}, true
 	}
-	return table.Decision{Action: engine.Fold}, true
+	return engine.Decision{Action: engine.Fold}, true
 }
 
 // sendClock tells everyone the clock of the player to act.

@@ -13,23 +13,24 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/fairdeal"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/replay"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // Config sets up a Server.
 type Config struct {
 	Tournament string
 	TableID    string
-	// Controller is the tournament's side of the table (a TableWorkflow in production, a
-	// table.LocalController for a table on its own).
-	Controller table.Controller
+	// Reporter is the tournament's side of the table (a TableWorkflow in production, a
+	// host.LocalReporter for a table on its own).
+	Reporter report.Reporter
 	// Tokens verifies the players' and spectators' tokens.
 	Tokens *Tokens
 	// Clock times the action clock, the time bank and the grace of a disconnected player: nil for the
-	// wall clock, a table.FakeClock in tests.
-	Clock table.Clock
+	// wall clock, a host.FakeClock in tests.
+	Clock host.Clock
 	// ActionClock is rule A15's think time, time bank and countdown; the zero value is
 	// DefaultActionClock.
 	ActionClock ActionClock
@@ -48,23 +49,23 @@ type Config struct {
 	Logger *slog.Logger
 	// OnHand, if set, sees each hand's result (after the server's own bookkeeping), on the table's
 	// goroutine; the result is valid during the call only.
-	OnHand func(*table.HandResult)
+	OnHand func(*report.HandResult)
 }
 
 // Server is one table served over WebSocket. Run plays the table; Handler serves the connections
 // and the endpoints.
 type Server struct {
 	cfg    Config
-	clock  table.Clock
+	clock  host.Clock
 	log    *slog.Logger
 	deck   *fairdeal.Source
-	runner *table.Runner
+	runner *host.Runner
 
 	mu         sync.Mutex
 	players    map[string]*player // every player seated since the start, by ID
 	spectators map[*conn]struct{}
 	tokensUsed map[string]*conn // token IDs of open connections
-	started    bool             // the controller answered once: players are known
+	started    bool             // the reporter answered once: players are known
 	inHand     bool
 	hand       int64 // the hand in progress, or the last one
 	round      engine.Round
@@ -89,8 +90,8 @@ const lastResults = 10
 
 // New returns the server of one table.
 func New(cfg Config) (*Server, error) {
-	if cfg.Controller == nil || cfg.Tokens == nil || cfg.TableID == "" || cfg.Tournament == "" {
-		return nil, errors.New("tableserver: a table server needs its tournament, table ID, controller and tokens")
+	if cfg.Reporter == nil || cfg.Tokens == nil || cfg.TableID == "" || cfg.Tournament == "" {
+		return nil, errors.New("tableserver: a table server needs its tournament, table ID, reporter and tokens")
 	}
 	if cfg.ActionClock == (ActionClock{}) {
 		cfg.ActionClock = DefaultActionClock
@@ -110,7 +111,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, clock: cfg.Clock, log: cfg.Logger, deck: cfg.Deck, players: map[string]*player{},
 		spectators: map[*conn]struct{}{}, tokensUsed: map[string]*conn{}, toAct: -1}
 	if s.clock == nil {
-		s.clock = table.RealClock{}
+		s.clock = host.RealClock{}
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -130,18 +131,18 @@ func New(cfg Config) (*Server, error) {
 	s.commit = protocol.MustEncode(protocol.TypeCommit, protocol.Commit{Hand: 1, Commitment: s.deck.Commitment()})
 	// The runner's own turn limit is only a backstop: the server's action clock (think, bank,
 	// countdown, grace) ends every turn well before it.
-	s.runner = table.NewRunner(cfg.TableID, (*serverController)(s), table.PlayersFunc(s.decider), table.Options{
+	s.runner = host.NewRunner(cfg.TableID, (*serverReporter)(s), engine.PlayersFunc(s.decider), host.Options{
 		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand})
 	return s, nil
 }
 
 // Runner returns the table's runner (for its Stats).
-func (s *Server) Runner() *table.Runner { return s.runner }
+func (s *Server) Runner() *host.Runner { return s.runner }
 
 // Deck returns the table's deck source.
 func (s *Server) Deck() *fairdeal.Source { return s.deck }
 
-// Run plays the table until the controller closes it, ctx ends, or a drain finishes the hand in
+// Run plays the table until the reporter closes it, ctx ends, or a drain finishes the hand in
 // progress. Every connection is closed when it returns.
 func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -197,7 +198,7 @@ func (s *Server) Ready() bool {
 }
 
 // Move tells a player he is moved to another table and closes his connection after it (rules R3,
-// R4); the controller takes him off this table's seats.
+// R4); the reporter takes him off this table's seats.
 func (s *Server) Move(player string, m protocol.Move) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -211,22 +212,22 @@ func (s *Server) Move(player string, m protocol.Move) error {
 	return nil
 }
 
-// serverController sits between the runner and the tournament's controller: it keeps the server's
+// serverReporter sits between the runner and the tournament's reporter: it keeps the server's
 // record of who is seated, marks players away (disconnected past the grace, or asking to sit out) as
 // sitting out (rule T5) in the State the runner plays, and closes the table once a drain asked it.
-type serverController Server
+type serverReporter Server
 
-func (sc *serverController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+func (sc *serverReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	s := (*Server)(sc)
-	st, err := s.cfg.Controller.Report(ctx, tableID, results)
+	st, err := s.cfg.Reporter.Report(ctx, tableID, results)
 	if err != nil {
 		return st, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.started = true
-	s.waiting = st.Directive == table.Wait
-	seats := make([]table.SeatState, len(st.Seats))
+	s.waiting = st.Directive == report.Wait
+	seats := make([]report.SeatState, len(st.Seats))
 	copy(seats, st.Seats)
 	seated := map[string]bool{}
 	for i := range seats {
@@ -246,7 +247,7 @@ func (sc *serverController) Report(ctx context.Context, tableID string, results 
 	}
 	st.Seats = seats
 	if s.draining {
-		st.Directive = table.Close
+		st.Directive = report.Close
 	}
 	return st, nil
 }
@@ -264,7 +265,7 @@ func (s *Server) playerLocked(id string) *player {
 
 // decider gives the runner the Decider of a seated player: his connection, whether or not he is
 // connected now.
-func (s *Server) decider(id string) table.Decider {
+func (s *Server) decider(id string) engine.Decider {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.playerLocked(id)
@@ -378,7 +379,7 @@ func (s *Server) markConnected(tv *protocol.TableView) {
 }
 
 // onHand writes the hand's history with its deal, on the runner's goroutine.
-func (s *Server) onHand(res *table.HandResult) {
+func (s *Server) onHand(res *report.HandResult) {
 	s.mu.Lock()
 	s.handsDone++
 	s.inHand = false

@@ -13,12 +13,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // drainAfter drains the table once it has played n hands.
-func drainAfter(n int64) func(*Server, *table.HandResult) {
-	return func(s *Server, r *table.HandResult) {
+func drainAfter(n int64) func(*Server, *report.HandResult) {
+	return func(s *Server, r *report.HandResult) {
 		if r.HandNumber >= n {
 			s.Drain()
 		}
@@ -64,7 +64,7 @@ func TestNineHandedHandOverWebSocket(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	if last, _ := tt.ctrl.Hands(); last != 1 {
-		t.Fatalf("the controller acknowledged hand %d, want 1", last)
+		t.Fatalf("the reporter acknowledged hand %d, want 1", last)
 	}
 	tt.checkChips(10000)
 }

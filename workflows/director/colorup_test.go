@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -53,17 +53,17 @@ func TestColorUpAppliedAtLiveTablesR8(t *testing.T) { // rule R8
 		exchange(simStart)
 		// A hand at table 1 leaves odd chips of 25: seat 1 passes 75 to seat 2.
 		st := tables[1]
-		start := make([]table.SeatStack, len(st.Seats))
+		start := make([]report.SeatStack, len(st.Seats))
 		for i, seat := range st.Seats {
-			start[i] = table.SeatStack{Seat: seat.Seat, Player: seat.Player, Stack: seat.Stack}
+			start[i] = report.SeatStack{Seat: seat.Seat, Player: seat.Player, Stack: seat.Stack}
 		}
-		end := append([]table.SeatStack(nil), start...)
+		end := append([]report.SeatStack(nil), start...)
 		end[0].Stack -= 75
 		end[1].Stack += 75
-		r := table.HandResult{TableID: st.ID, HandNumber: 1, Start: start, End: end,
+		r := report.HandResult{TableID: st.ID, HandNumber: 1, Start: start, End: end,
 			Positions: engine.Positions{Button: st.Seats[0].Seat, SmallBlind: st.Seats[1].Seat, BigBlind: st.Seats[2].Seat, Played: true}}
 		var ev TableEvent
-		if err := st.ApplyResults([]table.HandResult{r}, &ev); err != nil {
+		if err := st.ApplyResults([]report.HandResult{r}, &ev); err != nil {
 			t.Fatal(err)
 		}
 		if st.Event(&ev, st.Acked, simStart) {

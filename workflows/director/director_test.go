@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -275,7 +275,7 @@ func TestExclusionServedAcrossTables(t *testing.T) {
 	// Two hands at the first table, then b moves.
 	for n := int64(1); n <= 2; n++ {
 		h := hand(n, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000))
-		if err := src.ApplyResults([]table.HandResult{h}, &ev); err != nil {
+		if err := src.ApplyResults([]report.HandResult{h}, &ev); err != nil {
 			t.Fatal(err)
 		}
 	}

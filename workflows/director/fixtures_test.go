@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 const testTable = "t/table-001"
@@ -25,15 +25,15 @@ func threePlayers() TableState {
 	}
 }
 
-func stacks(kv ...any) []table.SeatStack {
-	var out []table.SeatStack
+func stacks(kv ...any) []report.SeatStack {
+	var out []report.SeatStack
 	for i := 0; i < len(kv); i += 3 {
-		out = append(out, table.SeatStack{Seat: kv[i].(int), Player: kv[i+1].(string), Stack: int64(kv[i+2].(int))})
+		out = append(out, report.SeatStack{Seat: kv[i].(int), Player: kv[i+1].(string), Stack: int64(kv[i+2].(int))})
 	}
 	return out
 }
 
-func hand(n int64, start, end []table.SeatStack, elim ...engine.Elimination) table.HandResult {
-	return table.HandResult{TableID: testTable, HandNumber: n, Start: start, End: end, Eliminated: elim,
+func hand(n int64, start, end []report.SeatStack, elim ...engine.Elimination) report.HandResult {
+	return report.HandResult{TableID: testTable, HandNumber: n, Start: start, End: end, Eliminated: elim,
 		Positions: engine.Positions{Button: int(n) % 3, SmallBlind: (int(n) + 1) % 3, BigBlind: (int(n) + 2) % 3, Played: true}}
 }

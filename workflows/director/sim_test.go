@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -29,7 +29,7 @@ type floorSim struct {
 
 type simTable struct {
 	st    *TableState
-	batch []table.HandResult
+	batch []report.HandResult
 }
 
 // simStart is when the simulated tournaments start.
@@ -101,7 +101,7 @@ func (f *floorSim) report(t *simTable) {
 	t.batch = nil
 	t.st.ApplyOrders(&ev)
 	next := t.st.Next(&ev, true)
-	if next.Directive == table.Close {
+	if next.Directive == report.Close {
 		ev.Closed = true
 	}
 	if t.st.Event(&ev, acked, f.now) {
@@ -110,11 +110,11 @@ func (f *floorSim) report(t *simTable) {
 			f.events = append(f.events, ev) // a signal retried
 		}
 	}
-	if next.Directive == table.Close {
+	if next.Directive == report.Close {
 		delete(f.tables, t.st.Number)
 		return
 	}
-	if next.Directive == table.Play {
+	if next.Directive == report.Play {
 		for range next.Batch {
 			if !f.deal(t) {
 				break
@@ -139,9 +139,9 @@ func (f *floorSim) deal(t *simTable) bool {
 		return false
 	}
 	n := t.st.HandNumber + int64(len(t.batch)) + 1
-	r := table.HandResult{TableID: t.st.ID, HandNumber: n}
+	r := report.HandResult{TableID: t.st.ID, HandNumber: n}
 	for _, s := range seats {
-		r.Start = append(r.Start, table.SeatStack{Seat: s.Seat, Player: s.Player, Stack: s.Stack})
+		r.Start = append(r.Start, report.SeatStack{Seat: s.Seat, Player: s.Player, Stack: s.Stack})
 	}
 	r.End = slices.Clone(r.Start)
 	a, b := f.rng.IntN(len(seats)), f.rng.IntN(len(seats)-1)

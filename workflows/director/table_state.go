@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -15,7 +15,7 @@ import (
 // are the table's decisions, deterministic, so that the workflow only sequences them.
 type TableState struct {
 	Tournament string        `json:"tournament"` // the TournamentWorkflow's ID
-	ID         string        `json:"id"`         // the table's ID: its workflow ID, and table.State.TableID
+	ID         string        `json:"id"`         // the table's ID: its workflow ID, and report.State.TableID
 	Number     floor.TableID `json:"number"`
 	Config     engine.Config `json:"config"`
 	// Seats holds the occupied seats, in seat order.
@@ -86,7 +86,7 @@ type TableSeat struct {
 
 // ReportRequest is the argument of ReportUpdate.
 type ReportRequest struct {
-	Results []table.HandResult `json:"results"`
+	Results []report.HandResult `json:"results"`
 }
 
 // Clone returns a deep copy (the validator works on one).
@@ -124,8 +124,8 @@ func (t *TableState) FloorTable() floor.Table {
 // noting in ev what the tournament must hear. Results already applied are skipped: a retried
 // report never counts a hand twice. On an error nothing may be kept: the caller works on a Clone
 // in the validator, so the handler never sees one.
-func (t *TableState) ApplyResults(results []table.HandResult, ev *TableEvent) error {
-	var prev *table.HandResult
+func (t *TableState) ApplyResults(results []report.HandResult, ev *TableEvent) error {
+	var prev *report.HandResult
 	for i := range results {
 		r := &results[i]
 		if prev != nil {
@@ -148,7 +148,7 @@ func (t *TableState) ApplyResults(results []table.HandResult, ev *TableEvent) er
 	return nil
 }
 
-func (t *TableState) applyResult(r *table.HandResult, ev *TableEvent) error {
+func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 	if r.TableID != t.ID {
 		return fmt.Errorf("hand %d: a result of table %q reported to table %q", r.HandNumber, r.TableID, t.ID)
 	}
@@ -222,7 +222,7 @@ func between(n, a, x, b int) bool {
 // checkStacks holds a result against the table as the tournament knows it: the same players in the
 // same seats with the same chips at the start, no chip created or lost, eliminations exactly the
 // players left with nothing, at their starting stacks (R7).
-func (t *TableState) checkStacks(r *table.HandResult) error {
+func (t *TableState) checkStacks(r *report.HandResult) error {
 	if len(r.Start) != len(t.Seats) {
 		return fmt.Errorf("%d seats at the start of the hand, the table has %d players", len(r.Start), len(t.Seats))
 	}
@@ -468,8 +468,8 @@ func (t *TableState) dealers() int {
 
 // Next is what the table does next, as the State the runner gets. It marks a hand-for-hand round
 // the table cannot deal in as played (skipped), in ev.
-func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
-	st := table.State{
+func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
+	st := report.State{
 		TableID:    t.ID,
 		HandNumber: t.HandNumber,
 		Level:      t.Level,
@@ -480,7 +480,7 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 		Batch:      1,
 	}
 	for _, s := range t.Seats {
-		st.Seats = append(st.Seats, table.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
+		st.Seats = append(st.Seats, report.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
 	}
 	t.drawButton()
 	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.dealers() < 2) {
@@ -489,18 +489,18 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) table.State {
 	}
 	switch {
 	case t.Closing:
-		st.Directive = table.Close
+		st.Directive = report.Close
 		return st
 	case t.Paused || t.OnBreak || t.Held || t.dealers() < 2 || (t.HandForHand > 0 && t.RoundPlayed >= t.HandForHand) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit):
-		st.Directive = table.Wait
+		st.Directive = report.Wait
 		st.WaitFor = 0
 		if !canWait {
 			st.WaitFor = 10 * time.Millisecond
 		}
 		return st
 	}
-	st.Directive = table.Play
+	st.Directive = report.Play
 	if t.HandForHand > 0 {
 		t.RoundDealing = t.HandForHand
 		return st // R7: one hand, then wait for the other tables

@@ -1,4 +1,4 @@
-package table
+package host
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package table_test
+package host_test
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // levels rise quickly, so that tables of bots end.
@@ -28,7 +29,7 @@ func players(n int) []string {
 	return out
 }
 
-// ledger watches a LocalController's accepted results: hand numbers in order, chips after each.
+// ledger watches a LocalReporter's accepted results: hand numbers in order, chips after each.
 type ledger struct {
 	mu      sync.Mutex
 	numbers []int64 // of the hands accepted, void ones included
@@ -37,7 +38,7 @@ type ledger struct {
 	errs    []string
 }
 
-func (l *ledger) observe(r table.HandResult) {
+func (l *ledger) observe(r report.HandResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.numbers = append(l.numbers, r.HandNumber)
@@ -83,15 +84,15 @@ func (l *ledger) hands() int {
 	return len(l.numbers)
 }
 
-func newLocal(t testing.TB, n, batch int, l *ledger) *table.LocalController {
+func newLocal(t testing.TB, n, batch int, l *ledger) *host.LocalReporter {
 	t.Helper()
-	cfg := table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 9}, Levels: levels, HandsPerLevel: 30,
+	cfg := host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 9}, Levels: levels, HandsPerLevel: 30,
 		Players: players(n), Stack: 1500, Button: n - 1, Batch: batch}
 	if l != nil {
 		l.total = int64(n) * 1500
 		cfg.Observe = l.observe
 	}
-	c, err := table.NewLocalController(cfg)
+	c, err := host.NewLocalReporter(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,26 +102,26 @@ func newLocal(t testing.TB, n, batch int, l *ledger) *table.LocalController {
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // options are a simulation's: a seeded deck, a fake clock.
-func options(seed uint64, clock *table.FakeClock) table.Options {
-	return table.Options{Deck: engine.NewSeededDeck(seed), Clock: clock}
+func options(seed uint64, clock *host.FakeClock) host.Options {
+	return host.Options{Deck: engine.NewSeededDeck(seed), Clock: clock}
 }
 
 // decideFunc is an Instant decider from a function.
-type decideFunc func(v *engine.View) table.Decision
+type decideFunc func(v *engine.View) engine.Decision
 
-func (f decideFunc) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+func (f decideFunc) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	return f(v), nil
 }
 func (decideFunc) Instant() {}
 
 // caller checks or calls, every time.
-var caller = decideFunc(func(v *engine.View) table.Decision {
+var caller = decideFunc(func(v *engine.View) engine.Decision {
 	if v.Legal.Check {
-		return table.Decision{Action: engine.Check}
+		return engine.Decision{Action: engine.Check}
 	}
-	return table.Decision{Action: engine.Call}
+	return engine.Decision{Action: engine.Call}
 })
 
-func all(d table.Decider) table.Players {
-	return table.PlayersFunc(func(string) table.Decider { return d })
+func all(d engine.Decider) engine.Players {
+	return engine.PlayersFunc(func(string) engine.Decider { return d })
 }

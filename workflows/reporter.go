@@ -12,30 +12,30 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
-// TableController is the table.Controller of a table process: Report sends the hands to the
+// TableReporter is the report.Reporter of a table process: Report sends the hands to the
 // table's TableWorkflow as a ReportUpdate and returns the State the workflow answers. The update's
 // ID is the table's ID and the last hand's number, so a retried report is the same update, which
 // Temporal runs once; a report with no hands (the first after a start, or after a Wait) gets an
 // ID of its own.
-type TableController struct {
+type TableReporter struct {
 	client client.Client
 }
 
-// NewTableController returns the Controller for table processes that report through c.
-func NewTableController(c client.Client) *TableController {
-	return &TableController{client: c}
+// NewTableReporter returns the Controller for table processes that report through c.
+func NewTableReporter(c client.Client) *TableReporter {
+	return &TableReporter{client: c}
 }
 
-var _ table.Controller = (*TableController)(nil)
+var _ report.Reporter = (*TableReporter)(nil)
 
 // Report acknowledges results and returns what the table does next. A table whose workflow has
 // ended is told to close. A report the workflow refuses (chips not conserved, an unknown player,
-// a hand out of order) is a *table.RejectedError; other errors are worth retrying.
-func (c *TableController) Report(ctx context.Context, tableID string, results []table.HandResult) (table.State, error) {
+// a hand out of order) is a *report.RejectedError; other errors are worth retrying.
+func (c *TableReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	id := ""
 	if n := len(results); n > 0 {
 		id = fmt.Sprintf("%s/%d", tableID, results[n-1].HandNumber)
@@ -53,7 +53,7 @@ func (c *TableController) Report(ctx context.Context, tableID string, results []
 		Args:         []any{director.ReportRequest{Results: results}},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
-	var st table.State
+	var st report.State
 	if err == nil {
 		err = h.Get(ctx, &st)
 	}
@@ -62,13 +62,13 @@ func (c *TableController) Report(ctx context.Context, tableID string, results []
 	}
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.Type() == rejectedErrorType {
-		return table.State{}, &table.RejectedError{TableID: tableID, HandNumber: lastHand(results), Reason: app.Message()}
+		return report.State{}, &report.RejectedError{TableID: tableID, HandNumber: lastHand(results), Reason: app.Message()}
 	}
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) && c.closed(ctx, tableID) {
-		return table.State{TableID: tableID, Directive: table.Close}, nil
+		return report.State{TableID: tableID, Directive: report.Close}, nil
 	}
-	return table.State{}, err
+	return report.State{}, err
 }
 
 func nonce() string {
@@ -78,7 +78,7 @@ func nonce() string {
 }
 
 // closed reports whether the table's workflow has ended (and not continued as new).
-func (c *TableController) closed(ctx context.Context, tableID string) bool {
+func (c *TableReporter) closed(ctx context.Context, tableID string) bool {
 	d, err := c.client.DescribeWorkflowExecution(ctx, tableID, "")
 	if err != nil {
 		return false

@@ -1,4 +1,4 @@
-package table_test
+package host_test
 
 import (
 	"context"
@@ -6,7 +6,8 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // Observe sees each hand once dealt and after every action: within a hand the log grows at every
@@ -15,7 +16,7 @@ func TestObserveSeesEveryAction(t *testing.T) {
 	c := threeHanded(t)
 	var calls, ended, hands int
 	lastLen := 0
-	r := table.NewRunner("t1", c, bot.Players(3), table.Options{Deck: engine.NewSeededDeck(3), Clock: table.NewFakeClock(epoch),
+	r := host.NewRunner("t1", c, bot.Players(3), host.Options{Deck: engine.NewSeededDeck(3), Clock: host.NewFakeClock(epoch),
 		Observe: func(tb *engine.Table) {
 			calls++
 			log := tb.Log()
@@ -31,7 +32,7 @@ func TestObserveSeesEveryAction(t *testing.T) {
 				lastLen = 0
 			}
 		},
-		OnHand: func(*table.HandResult) { hands++ },
+		OnHand: func(*report.HandResult) { hands++ },
 	})
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)

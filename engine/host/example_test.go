@@ -1,4 +1,4 @@
-package table_test
+package host_test
 
 import (
 	"context"
@@ -7,13 +7,13 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
 )
 
 // A table on its own: six bots, 1,500 chips each, blinds rising every 30 hands, played to one
 // winner at full speed (a seeded deck and a fake clock; live play leaves both nil).
 func ExampleRunner() {
-	director, err := table.NewLocalController(table.LocalConfig{
+	director, err := host.NewLocalReporter(host.LocalConfig{
 		TableID: "final",
 		Config:  engine.Config{Seats: 6},
 		Levels: []engine.Level{{SmallBlind: 10, BigBlind: 20}, {SmallBlind: 25, BigBlind: 50},
@@ -27,9 +27,9 @@ func ExampleRunner() {
 	if err != nil {
 		panic(err)
 	}
-	r := table.NewRunner("final", director, bot.Players(42, bot.KindRandom, bot.KindStrength), table.Options{
+	r := host.NewRunner("final", director, bot.Players(42, bot.KindRandom, bot.KindStrength), host.Options{
 		Deck:  engine.NewSeededDeck(42),
-		Clock: table.NewFakeClock(time.Time{}),
+		Clock: host.NewFakeClock(time.Time{}),
 	})
 	if err := r.Run(context.Background()); err != nil {
 		panic(err)

@@ -1,22 +1,20 @@
-package table
+package engine
 
 import (
 	"context"
-
-	"github.com/pokerfloor/pokerfloor/engine"
 )
 
-// Decision is a player's action: what engine.Table.Act takes. To is the total of a bet or a raise
+// Decision is a player's action: what Table.Act takes. To is the total of a bet or a raise
 // (rule A5); it is ignored for the other actions.
 type Decision struct {
-	Action engine.Action
+	Action Action
 	To     int64
 }
 
 // Decider chooses the actions of one seated player: a bot, or the connection of a person.
 type Decider interface {
 	// Decide returns the action of the player to act. v is the table as that player's seat sees it
-	// (engine.Table.View of the seat): its own hole cards and nobody else's until they are shown, no
+	// (Table.View of the seat): its own hole cards and nobody else's until they are shown, no
 	// card not dealt (rule D5). v.ToAct is the seat and v.Legal what it may do (rule A16). v belongs
 	// to the runner and is valid during the call only.
 	//
@@ -27,11 +25,11 @@ type Decider interface {
 	//
 	// A Decider that waits for a person must return when ctx ends: the action clock ends it, and
 	// the turn is then the engine's TimeExpired (a fold, or a check under checkWhenFree).
-	Decide(ctx context.Context, v *engine.View) (Decision, error)
+	Decide(ctx context.Context, v *View) (Decision, error)
 }
 
 // Refusals is a Decider that hears why a decision was refused before it is asked again: err is the
-// engine's error value (engine.ErrRaiseTooSmall and the others), naming the rule and the amounts, as
+// engine's error value (ErrRaiseTooSmall and the others), naming the rule and the amounts, as
 // a person at the table would be told. Refused is called on the runner's goroutine, between turns of
 // Decide, never during one.
 type Refusals interface {

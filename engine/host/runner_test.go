@@ -1,4 +1,4 @@
-package table_test
+package host_test
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
-	"github.com/pokerfloor/pokerfloor/engine/table"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/eval"
 )
 
-// Six bots play to one winner under the LocalController; every hand conserves chips (the
-// controller refuses any that does not, and the ledger checks again), and hand numbers run 1, 2, 3, ….
+// Six bots play to one winner under the LocalReporter; every hand conserves chips (the
+// reporter refuses any that does not, and the ledger checks again), and hand numbers run 1, 2, 3, ….
 func TestSixBotsPlayToOneWinner(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -31,8 +32,8 @@ func TestSixBotsPlayToOneWinner(t *testing.T) {
 			for seed := uint64(1); seed <= 5; seed++ {
 				var l ledger
 				c := newLocal(t, 6, tc.batch, &l)
-				clock := table.NewFakeClock(epoch)
-				r := table.NewRunner("t1", c, bot.Players(seed, tc.kinds...), options(seed, clock))
+				clock := host.NewFakeClock(epoch)
+				r := host.NewRunner("t1", c, bot.Players(seed, tc.kinds...), options(seed, clock))
 				if err := r.Run(context.Background()); err != nil {
 					t.Fatal(err)
 				}
@@ -42,7 +43,7 @@ func TestSixBotsPlayToOneWinner(t *testing.T) {
 					t.Fatal("the table closed without a winner")
 				}
 				st := c.State()
-				if st.Directive != table.Close || len(st.Seats) != 1 || st.Seats[0].Stack != 6*1500 {
+				if st.Directive != report.Close || len(st.Seats) != 1 || st.Seats[0].Stack != 6*1500 {
 					t.Fatalf("final state %+v", st)
 				}
 				if p := c.Placements(); len(p) != 5 {
@@ -64,9 +65,9 @@ func TestSixBotsPlayToOneWinner(t *testing.T) {
 
 // The same seeds give the same tournament: bots and deck are deterministic.
 func TestRunnerDeterministic(t *testing.T) {
-	play := func() ([]table.Placement, int64) {
+	play := func() ([]host.Placement, int64) {
 		c := newLocal(t, 6, 3, nil)
-		r := table.NewRunner("t1", c, bot.Players(7, bot.KindRandom, bot.KindStrength), options(7, table.NewFakeClock(epoch)))
+		r := host.NewRunner("t1", c, bot.Players(7, bot.KindRandom, bot.KindStrength), options(7, host.NewFakeClock(epoch)))
 		if err := r.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -86,22 +87,22 @@ func TestRunnerDeterministic(t *testing.T) {
 }
 
 // Rule D4: a runner cancelled in the middle of a batch loses the hands not yet reported; a new
-// runner started from the controller's state continues with the next hand number, and no chip is
+// runner started from the reporter's state continues with the next hand number, and no chip is
 // lost or made.
 func TestRunnerRestartContinues(t *testing.T) {
 	for _, batch := range []int{1, 10} {
 		var l ledger
 		c := newLocal(t, 6, batch, &l)
-		clock := table.NewFakeClock(epoch)
+		clock := host.NewFakeClock(epoch)
 		ctx, cancel := context.WithCancel(context.Background())
 		played := 0
 		opt := options(1, clock)
-		opt.OnHand = func(*table.HandResult) {
+		opt.OnHand = func(*report.HandResult) {
 			if played++; played == 17 {
 				cancel()
 			}
 		}
-		r1 := table.NewRunner("t1", c, bot.Players(1), opt)
+		r1 := host.NewRunner("t1", c, bot.Players(1), opt)
 		if err := r1.Run(ctx); !errors.Is(err, context.Canceled) {
 			t.Fatalf("batch %d: first runner returned %v, want context.Canceled", batch, err)
 		}
@@ -115,7 +116,7 @@ func TestRunnerRestartContinues(t *testing.T) {
 			t.Errorf("batch %d: stats %+v: want %d interrupted", batch, r1.Stats(), want)
 		}
 		// A new process: a new runner, a new deck.
-		r2 := table.NewRunner("t1", c, bot.Players(2), options(2, clock))
+		r2 := host.NewRunner("t1", c, bot.Players(2), options(2, clock))
 		if err := r2.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -129,25 +130,25 @@ func TestRunnerRestartContinues(t *testing.T) {
 	}
 }
 
-// flaky fails the first reports that carry results: the first after the controller took them (the
+// flaky fails the first reports that carry results: the first after the reporter took them (the
 // answer was lost), the second before.
 type flaky struct {
-	inner *table.LocalController
+	inner *host.LocalReporter
 	fails int
 	calls int
 }
 
-func (f *flaky) Report(ctx context.Context, id string, results []table.HandResult) (table.State, error) {
+func (f *flaky) Report(ctx context.Context, id string, results []report.HandResult) (report.State, error) {
 	f.calls++
 	if len(results) > 0 && f.fails < 2 {
 		f.fails++
 		if f.fails == 1 {
 			if _, err := f.inner.Report(ctx, id, results); err != nil {
-				return table.State{}, err
+				return report.State{}, err
 			}
-			return table.State{}, errors.New("connection reset after the update was applied")
+			return report.State{}, errors.New("connection reset after the update was applied")
 		}
-		return table.State{}, errors.New("connection refused")
+		return report.State{}, errors.New("connection refused")
 	}
 	return f.inner.Report(ctx, id, results)
 }
@@ -158,8 +159,8 @@ func TestReportRetriedCountsOnce(t *testing.T) {
 	for _, batch := range []int{1, 5} {
 		var l ledger
 		f := &flaky{inner: newLocal(t, 6, batch, &l)}
-		clock := table.NewFakeClock(epoch)
-		r := table.NewRunner("t1", f, bot.Players(3), options(3, clock))
+		clock := host.NewFakeClock(epoch)
+		r := host.NewRunner("t1", f, bot.Players(3), options(3, clock))
 		if err := r.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -177,17 +178,17 @@ func TestReportRetriedCountsOnce(t *testing.T) {
 	}
 }
 
-// A controller's rejection is not retried: the runner stops with it.
+// A reporter's rejection is not retried: the runner stops with it.
 func TestRejectedReportStops(t *testing.T) {
 	c := newLocal(t, 3, 1, nil)
-	reject := controllerFunc(func(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+	reject := reporterFunc(func(ctx context.Context, id string, res []report.HandResult) (report.State, error) {
 		if len(res) > 0 {
 			res[0].End[0].Stack++ // a chip out of nowhere
 		}
 		return c.Report(ctx, id, res)
 	})
-	r := table.NewRunner("t1", reject, bot.Players(1), options(1, table.NewFakeClock(epoch)))
-	var rej *table.RejectedError
+	r := host.NewRunner("t1", reject, bot.Players(1), options(1, host.NewFakeClock(epoch)))
+	var rej *report.RejectedError
 	if err := r.Run(context.Background()); !errors.As(err, &rej) || !strings.Contains(rej.Reason, "conserved") {
 		t.Fatalf("Run returned %v, want a rejection for chips not conserved", err)
 	}
@@ -196,9 +197,9 @@ func TestRejectedReportStops(t *testing.T) {
 	}
 }
 
-type controllerFunc func(ctx context.Context, id string, res []table.HandResult) (table.State, error)
+type reporterFunc func(ctx context.Context, id string, res []report.HandResult) (report.State, error)
 
-func (f controllerFunc) Report(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+func (f reporterFunc) Report(ctx context.Context, id string, res []report.HandResult) (report.State, error) {
 	return f(ctx, id, res)
 }
 
@@ -208,14 +209,14 @@ func TestInterruptedHandIsVoid(t *testing.T) {
 	c := newLocal(t, 4, 1, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	var potAtCancel int64
-	d := decideFunc(func(v *engine.View) table.Decision {
+	d := decideFunc(func(v *engine.View) engine.Decision {
 		if v.HandNumber == 3 && v.Round == engine.Flop && potAtCancel == 0 {
 			potAtCancel = v.Pot
 			cancel()
 		}
 		return caller(v)
 	})
-	r := table.NewRunner("t1", c, all(d), options(1, table.NewFakeClock(epoch)))
+	r := host.NewRunner("t1", c, all(d), options(1, host.NewFakeClock(epoch)))
 	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run returned %v", err)
 	}
@@ -228,7 +229,7 @@ func TestInterruptedHandIsVoid(t *testing.T) {
 	}
 	st := c.State()
 	if st.HandNumber != 2 {
-		t.Fatalf("the controller is at hand %d, want 2: the interrupted hand is not reported", st.HandNumber)
+		t.Fatalf("the reporter is at hand %d, want 2: the interrupted hand is not reported", st.HandNumber)
 	}
 	for _, s := range st.Seats {
 		if got := tb.Stack(s.Seat); got != s.Stack {
@@ -248,8 +249,8 @@ func TestInterruptedHandIsVoid(t *testing.T) {
 func TestViewsHoldOnlyOwnCards(t *testing.T) {
 	views := 0
 	var failed string
-	watch := func(d table.Decider) table.Decider {
-		return decideFunc(func(v *engine.View) table.Decision {
+	watch := func(d engine.Decider) engine.Decider {
+		return decideFunc(func(v *engine.View) engine.Decision {
 			views++
 			if failed == "" {
 				failed = leak(v)
@@ -259,9 +260,9 @@ func TestViewsHoldOnlyOwnCards(t *testing.T) {
 		})
 	}
 	bots := bot.Players(5, bot.KindRandom, bot.KindStrength)
-	ps := table.PlayersFunc(func(p string) table.Decider { return watch(bots.Decider(p)) })
+	ps := engine.PlayersFunc(func(p string) engine.Decider { return watch(bots.Decider(p)) })
 	for _, batch := range []int{1, 7} {
-		r := table.NewRunner("t1", newLocal(t, 9, batch, nil), ps, options(5, table.NewFakeClock(epoch)))
+		r := host.NewRunner("t1", newLocal(t, 9, batch, nil), ps, options(5, host.NewFakeClock(epoch)))
 		if err := r.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +297,7 @@ func leak(v *engine.View) string {
 func TestBatchReportsOncePerBatch(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 6, 20, &l)
-	r := table.NewRunner("t1", c, bot.Players(9), options(9, table.NewFakeClock(epoch)))
+	r := host.NewRunner("t1", c, bot.Players(9), options(9, host.NewFakeClock(epoch)))
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -310,15 +311,15 @@ func TestBatchReportsOncePerBatch(t *testing.T) {
 
 // waitFirst tells the table to wait n times before it plays.
 type waitFirst struct {
-	inner table.Controller
+	inner report.Reporter
 	n     int
 }
 
-func (w *waitFirst) Report(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+func (w *waitFirst) Report(ctx context.Context, id string, res []report.HandResult) (report.State, error) {
 	st, err := w.inner.Report(ctx, id, res)
 	if err == nil && w.n > 0 {
 		w.n--
-		st.Directive, st.WaitFor = table.Wait, 5*time.Minute
+		st.Directive, st.WaitFor = report.Wait, 5*time.Minute
 	}
 	return st, err
 }
@@ -326,8 +327,8 @@ func (w *waitFirst) Report(ctx context.Context, id string, res []table.HandResul
 // Wait then Play: the runner sleeps what it is told on its clock, then plays.
 func TestWaitThenPlay(t *testing.T) {
 	var l ledger
-	clock := table.NewFakeClock(epoch)
-	r := table.NewRunner("t1", &waitFirst{inner: newLocal(t, 6, 1, &l), n: 2}, bot.Players(4), options(4, clock))
+	clock := host.NewFakeClock(epoch)
+	r := host.NewRunner("t1", &waitFirst{inner: newLocal(t, 6, 1, &l), n: 2}, bot.Players(4), options(4, clock))
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -345,15 +346,15 @@ func TestWaitThenPlay(t *testing.T) {
 	}
 }
 
-// A paused LocalController tells the table to wait; resumed, to play.
+// A paused LocalReporter tells the table to wait; resumed, to play.
 func TestLocalPause(t *testing.T) {
 	c := newLocal(t, 3, 1, nil)
 	c.Pause()
-	if st := c.State(); st.Directive != table.Wait || st.WaitFor != time.Second {
+	if st := c.State(); st.Directive != report.Wait || st.WaitFor != time.Second {
 		t.Fatalf("paused: %v %v", st.Directive, st.WaitFor)
 	}
 	c.Resume()
-	if st := c.State(); st.Directive != table.Play {
+	if st := c.State(); st.Directive != report.Play {
 		t.Fatalf("resumed: %v", st.Directive)
 	}
 }
@@ -361,15 +362,15 @@ func TestLocalPause(t *testing.T) {
 // slow is a decider that is not Instant: it lets think pass on the clock, then answers, or, past
 // the turn time, waits for the runner to end its turn.
 type slow struct {
-	clock *table.FakeClock
+	clock *host.FakeClock
 	think time.Duration
 }
 
-func (s slow) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+func (s slow) Decide(ctx context.Context, v *engine.View) (engine.Decision, error) {
 	s.clock.Advance(s.think)
 	if s.think > 100*time.Second {
 		<-ctx.Done()
-		return table.Decision{}, ctx.Err()
+		return engine.Decision{}, ctx.Err()
 	}
 	return caller(v), nil
 }
@@ -388,15 +389,15 @@ func TestRuleA15ActionClock(t *testing.T) {
 		{"in time", engine.ExpireFold, 10 * time.Second, []engine.EventKind{engine.EvCheck}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2, Expiry: tc.expiry},
+			c, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2, Expiry: tc.expiry},
 				Levels: levels, Players: []string{"sb", "bb"}, Stack: 1000, Button: 0})
 			if err != nil {
 				t.Fatal(err)
 			}
-			clock := table.NewFakeClock(epoch)
+			clock := host.NewFakeClock(epoch)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ps := table.PlayersFunc(func(p string) table.Decider {
+			ps := engine.PlayersFunc(func(p string) engine.Decider {
 				if p == "bb" {
 					return slow{clock: clock, think: tc.think}
 				}
@@ -404,8 +405,8 @@ func TestRuleA15ActionClock(t *testing.T) {
 			})
 			opt := options(1, clock)
 			var got []engine.EventKind
-			var r *table.Runner
-			opt.OnHand = func(*table.HandResult) {
+			var r *host.Runner
+			opt.OnHand = func(*report.HandResult) {
 				seen := false
 				for _, e := range r.Table().Log() {
 					if e.Kind == engine.EvCall {
@@ -418,7 +419,7 @@ func TestRuleA15ActionClock(t *testing.T) {
 				}
 				cancel()
 			}
-			r = table.NewRunner("t1", c, ps, opt)
+			r = host.NewRunner("t1", c, ps, opt)
 			if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 				t.Fatal(err)
 			}
@@ -443,31 +444,31 @@ type learner struct {
 	wrong bool // the next answer is the illegal one
 }
 
-func (l *learner) Decide(_ context.Context, v *engine.View) (table.Decision, error) {
+func (l *learner) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	if l.wrong {
 		l.wrong = false
-		return table.Decision{Action: engine.Raise, To: 1}, nil
+		return engine.Decision{Action: engine.Raise, To: 1}, nil
 	}
 	l.wrong = true
 	return caller(v), nil
 }
-func (l *learner) Instant()                            {}
-func (l *learner) Refused(_ table.Decision, err error) { l.told = append(l.told, err) }
+func (l *learner) Instant()                             {}
+func (l *learner) Refused(_ engine.Decision, err error) { l.told = append(l.told, err) }
 
 // playAgainstBots plays a four-handed table to its end with p1 decided by d and bots in the other
 // seats, checks the chips after every hand, and returns the runner's stats.
-func playAgainstBots(t *testing.T, d table.Decider) table.Stats {
+func playAgainstBots(t *testing.T, d engine.Decider) host.Stats {
 	t.Helper()
 	var l ledger
 	c := newLocal(t, 4, 1, &l)
 	bots := bot.Players(2)
-	ps := table.PlayersFunc(func(p string) table.Decider {
+	ps := engine.PlayersFunc(func(p string) engine.Decider {
 		if p == "p1" {
 			return d
 		}
 		return bots.Decider(p)
 	})
-	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	r := host.NewRunner("t1", c, ps, options(2, host.NewFakeClock(epoch)))
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -502,10 +503,10 @@ func TestIllegalDecisionIsToldAndAskedAgain(t *testing.T) {
 // when the clock runs out; the table never loops.
 func TestIllegalDecisionsEndTheTurnLikeTheClock(t *testing.T) {
 	asked := 0
-	cheat := decideFunc(func(*engine.View) table.Decision { asked++; return table.Decision{Action: engine.Raise, To: 1} })
+	cheat := decideFunc(func(*engine.View) engine.Decision { asked++; return engine.Decision{Action: engine.Raise, To: 1} })
 	st := playAgainstBots(t, cheat)
-	if st.TimedOut == 0 || st.Illegal != int64(asked) || int64(asked) != table.MaxRefusals*st.TimedOut {
-		t.Fatalf("asked %d times, stats %+v: want %d refusals a turn, then the clock's end", asked, st, table.MaxRefusals)
+	if st.TimedOut == 0 || st.Illegal != int64(asked) || int64(asked) != host.MaxRefusals*st.TimedOut {
+		t.Fatalf("asked %d times, stats %+v: want %d refusals a turn, then the clock's end", asked, st, host.MaxRefusals)
 	}
 }
 
@@ -514,13 +515,13 @@ func TestAbsentPlayerTimesOut(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 3, 1, &l)
 	bots := bot.Players(2)
-	ps := table.PlayersFunc(func(p string) table.Decider {
+	ps := engine.PlayersFunc(func(p string) engine.Decider {
 		if p == "p2" {
 			return nil
 		}
 		return bots.Decider(p)
 	})
-	r := table.NewRunner("t1", c, ps, options(2, table.NewFakeClock(epoch)))
+	r := host.NewRunner("t1", c, ps, options(2, host.NewFakeClock(epoch)))
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -534,11 +535,11 @@ func TestAbsentPlayerTimesOut(t *testing.T) {
 func TestHistoryAttached(t *testing.T) {
 	c := newLocal(t, 3, 1, nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	opt := options(1, table.NewFakeClock(epoch))
+	opt := options(1, host.NewFakeClock(epoch))
 	opt.History = true
 	var hist string
-	opt.OnHand = func(h *table.HandResult) { hist = h.History; cancel() }
-	r := table.NewRunner("t1", c, bot.Players(1), opt)
+	opt.OnHand = func(h *report.HandResult) { hist = h.History; cancel() }
+	r := host.NewRunner("t1", c, bot.Players(1), opt)
 	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
@@ -570,32 +571,32 @@ func (d *badDeck) Draw() eval.Card {
 func TestIrregularDeckVoidsAndReports(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 6, 1, &l)
-	opt := options(1, table.NewFakeClock(epoch))
+	opt := options(1, host.NewFakeClock(epoch))
 	opt.Deck = &badDeck{bad: 3, good: engine.NewSeededDeck(1)}
-	r := table.NewRunner("t1", c, bot.Players(1), opt)
+	r := host.NewRunner("t1", c, bot.Players(1), opt)
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	l.check(t)
 	if _, voided := c.Hands(); voided != 3 || r.Stats().Voided != 3 || l.voided != 3 {
-		t.Fatalf("%d void hands at the controller, stats %+v, want 3", voided, r.Stats())
+		t.Fatalf("%d void hands at the reporter, stats %+v, want 3", voided, r.Stats())
 	}
 	if l.numbers[0] != 1 || l.numbers[3] != 1 || l.numbers[4] != 2 {
 		t.Fatalf("hand numbers %v: the void hand is dealt again with its number", l.numbers[:5])
 	}
 }
 
-// A controller that keeps only the button (no Positions) still gets a table that plays on: the
+// A reporter that keeps only the button (no Positions) still gets a table that plays on: the
 // runner derives the blinds from the button.
 func TestStateWithoutPositions(t *testing.T) {
 	var l ledger
 	c := newLocal(t, 6, 1, &l)
-	strip := controllerFunc(func(ctx context.Context, id string, res []table.HandResult) (table.State, error) {
+	strip := reporterFunc(func(ctx context.Context, id string, res []report.HandResult) (report.State, error) {
 		st, err := c.Report(ctx, id, res)
 		st.Positions = engine.Positions{}
 		return st, err
 	})
-	r := table.NewRunner("t1", strip, bot.Players(6), options(6, table.NewFakeClock(epoch)))
+	r := host.NewRunner("t1", strip, bot.Players(6), options(6, host.NewFakeClock(epoch)))
 	if err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -609,14 +610,14 @@ func TestStateWithoutPositions(t *testing.T) {
 // illegal; past the turn time it waits for the runner to end the turn. Later turns it answers at once.
 // Its counters are atomic: a Decide past the turn time may still be running when the next begins.
 type slowLearner struct {
-	clock  *table.FakeClock
+	clock  *host.FakeClock
 	think  time.Duration
 	spent  *atomic.Int64
 	answer *atomic.Int32
 	done   *atomic.Bool
 }
 
-func (s slowLearner) Decide(ctx context.Context, v *engine.View) (table.Decision, error) {
+func (s slowLearner) Decide(ctx context.Context, v *engine.View) (engine.Decision, error) {
 	if s.done.Load() {
 		return caller(v), nil
 	}
@@ -624,11 +625,11 @@ func (s slowLearner) Decide(ctx context.Context, v *engine.View) (table.Decision
 		s.done.Store(true) // before the clock moves: the runner may start the next turn at once
 		s.clock.Advance(s.think)
 		<-ctx.Done()
-		return table.Decision{}, ctx.Err()
+		return engine.Decision{}, ctx.Err()
 	}
 	s.clock.Advance(s.think)
 	if s.answer.Add(1) == 1 {
-		return table.Decision{Action: engine.Raise, To: 1}, nil
+		return engine.Decision{Action: engine.Raise, To: 1}, nil
 	}
 	s.done.Store(true)
 	return caller(v), nil
@@ -646,18 +647,18 @@ func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
 		{60 * time.Second, []engine.EventKind{engine.EvTimeExpired, engine.EvFold}, true},
 	} {
 		t.Run(tc.think.String(), func(t *testing.T) {
-			c, err := table.NewLocalController(table.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2},
+			c, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2},
 				Levels: levels, Players: []string{"sb", "bb"}, Stack: 1000, Button: 0})
 			if err != nil {
 				t.Fatal(err)
 			}
-			clock := table.NewFakeClock(epoch)
+			clock := host.NewFakeClock(epoch)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var spent atomic.Int64
 			var answers atomic.Int32
 			var done atomic.Bool
-			ps := table.PlayersFunc(func(p string) table.Decider {
+			ps := engine.PlayersFunc(func(p string) engine.Decider {
 				if p == "bb" {
 					return slowLearner{clock: clock, think: tc.think, spent: &spent, answer: &answers, done: &done}
 				}
@@ -665,8 +666,8 @@ func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
 			})
 			opt := options(1, clock)
 			var got []engine.EventKind
-			var r *table.Runner
-			opt.OnHand = func(*table.HandResult) {
+			var r *host.Runner
+			opt.OnHand = func(*report.HandResult) {
 				seen := false
 				for _, e := range r.Table().Log() {
 					if e.Kind == engine.EvCall {
@@ -679,7 +680,7 @@ func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
 				}
 				cancel()
 			}
-			r = table.NewRunner("t1", c, ps, opt)
+			r = host.NewRunner("t1", c, ps, opt)
 			if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 				t.Fatal(err)
 			}

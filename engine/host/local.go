@@ -1,4 +1,4 @@
-package table
+package host
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
-// LocalConfig sets up a LocalController.
+// LocalConfig sets up a LocalReporter.
 type LocalConfig struct {
 	TableID string
 	Config  engine.Config
@@ -29,28 +30,28 @@ type LocalConfig struct {
 	Batch int
 	// PollEvery is the wait a paused table is told to sleep between questions; zero: one second.
 	PollEvery time.Duration
-	// Observe, if set, sees every result the controller accepts, in order, once (duplicates are not
-	// shown again). It is called with the controller's lock held: it must not call back.
-	Observe func(HandResult)
+	// Observe, if set, sees every result the reporter accepts, in order, once (duplicates are not
+	// shown again). It is called with the reporter's lock held: it must not call back.
+	Observe func(report.HandResult)
 }
 
-// Placement is a player out of a LocalController's table, in the order they went.
+// Placement is a player out of a LocalReporter's table, in the order they went.
 type Placement struct {
 	Player        string
 	Hand          int64
 	StartingStack int64 // at the start of the hand that eliminated him (rule R7)
 }
 
-// LocalController is a Controller for one table on its own: it seats its players, keeps the blinds
+// LocalReporter is a Reporter for one table on its own: it seats its players, keeps the blinds
 // of its schedule, accepts hand results and closes the table when one player has every chip. It is a
 // real director, not a stand-in: it accepts a hand only if it starts from the stacks it holds and
 // conserves chips, keys results by hand number so that a report sent twice counts once, and refuses
 // what contradicts its records with a *RejectedError. It is safe for concurrent use.
-type LocalController struct {
+type LocalReporter struct {
 	mu      sync.Mutex
 	cfg     LocalConfig
-	seats   []SeatState // by seat, players with chips only
-	scratch []SeatState
+	seats   []report.SeatState // by seat, players with chips only
+	scratch []report.SeatState
 	total   int64
 
 	handNumber int64
@@ -63,8 +64,8 @@ type LocalController struct {
 	placed     []Placement
 }
 
-// NewLocalController seats the players and returns the controller, or says what is wrong with cfg.
-func NewLocalController(cfg LocalConfig) (*LocalController, error) {
+// NewLocalReporter seats the players and returns the reporter, or says what is wrong with cfg.
+func NewLocalReporter(cfg LocalConfig) (*LocalReporter, error) {
 	if cfg.Config.Seats < 2 || cfg.Config.Seats > engine.MaxSeats {
 		return nil, fmt.Errorf("a table has 2 to %d seats, not %d (rule T1)", engine.MaxSeats, cfg.Config.Seats)
 	}
@@ -85,7 +86,7 @@ func NewLocalController(cfg LocalConfig) (*LocalController, error) {
 	if cfg.Button < 0 || cfg.Button >= cfg.Config.Seats {
 		return nil, fmt.Errorf("the button's seat %d is not a seat of the table", cfg.Button)
 	}
-	c := &LocalController{cfg: cfg, button: cfg.Button, firstHand: true, positions: engine.Positions{Button: cfg.Button, SmallBlind: -1, BigBlind: -1}}
+	c := &LocalReporter{cfg: cfg, button: cfg.Button, firstHand: true, positions: engine.Positions{Button: cfg.Button, SmallBlind: -1, BigBlind: -1}}
 	taken := make(map[int]bool)
 	ids := make(map[string]bool)
 	for i, id := range cfg.Players {
@@ -105,14 +106,14 @@ func NewLocalController(cfg LocalConfig) (*LocalController, error) {
 			return nil, fmt.Errorf("player %q: a stack of %d; a seated player needs chips", id, stack)
 		}
 		taken[seat], ids[id] = true, true
-		c.seats = append(c.seats, SeatState{Seat: seat, Player: id, Stack: stack, State: engine.Active})
+		c.seats = append(c.seats, report.SeatState{Seat: seat, Player: id, Stack: stack, State: engine.Active})
 		c.total += stack
 	}
 	sortSeats(c.seats)
 	return c, nil
 }
 
-func sortSeats(s []SeatState) {
+func sortSeats(s []report.SeatState) {
 	for i := 1; i < len(s); i++ {
 		for j := i; j > 0 && s[j].Seat < s[j-1].Seat; j-- {
 			s[j], s[j-1] = s[j-1], s[j]
@@ -123,14 +124,14 @@ func sortSeats(s []SeatState) {
 // Report accepts the results in order and returns the State for the next hands. A result already
 // accepted (by hand number) is skipped. Any result that contradicts the table's records rejects the
 // whole report, which then changes nothing.
-func (c *LocalController) Report(ctx context.Context, tableID string, results []HandResult) (State, error) {
+func (c *LocalReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	if err := ctx.Err(); err != nil {
-		return State{}, err
+		return report.State{}, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if tableID != c.cfg.TableID {
-		return State{}, &RejectedError{TableID: tableID, Reason: fmt.Sprintf("this controller directs table %q", c.cfg.TableID)}
+		return report.State{}, &report.RejectedError{TableID: tableID, Reason: fmt.Sprintf("this reporter directs table %q", c.cfg.TableID)}
 	}
 	// Apply to a copy, so that a rejected report changes nothing.
 	c.scratch = append(c.scratch[:0], c.seats...)
@@ -157,7 +158,7 @@ func (c *LocalController) Report(ctx context.Context, tableID string, results []
 		c.scratch = c.scratch[:0]
 		for _, e := range res.End {
 			if e.Stack > 0 {
-				c.scratch = append(c.scratch, SeatState{Seat: e.Seat, Player: e.Player, Stack: e.Stack, State: c.stateOf(e.Seat)})
+				c.scratch = append(c.scratch, report.SeatState{Seat: e.Seat, Player: e.Player, Stack: e.Stack, State: c.stateOf(e.Seat)})
 			}
 		}
 		for _, e := range res.Eliminated {
@@ -180,7 +181,7 @@ func (c *LocalController) Report(ctx context.Context, tableID string, results []
 }
 
 // stateOf is the state of the player in seat s before the report (players keep theirs).
-func (c *LocalController) stateOf(s int) engine.PlayerState {
+func (c *LocalReporter) stateOf(s int) engine.PlayerState {
 	for _, p := range c.seats {
 		if p.Seat == s {
 			return p.State
@@ -189,14 +190,14 @@ func (c *LocalController) stateOf(s int) engine.PlayerState {
 	return engine.Active
 }
 
-func (c *LocalController) reject(res *HandResult, placedFrom int, why string) (State, error) {
+func (c *LocalReporter) reject(res *report.HandResult, placedFrom int, why string) (report.State, error) {
 	c.placed = c.placed[:placedFrom]
-	return State{}, &RejectedError{TableID: c.cfg.TableID, HandNumber: res.HandNumber, Reason: why}
+	return report.State{}, &report.RejectedError{TableID: c.cfg.TableID, HandNumber: res.HandNumber, Reason: why}
 }
 
 // check says what is wrong with the result of the next hand, or "": it starts from the stacks held
 // (c.scratch), conserves chips, and eliminates exactly the players it leaves with none.
-func (c *LocalController) check(res *HandResult) string {
+func (c *LocalReporter) check(res *report.HandResult) string {
 	if len(res.Start) != len(c.scratch) || len(res.End) != len(res.Start) {
 		return fmt.Sprintf("%d seats at the start and %d at the end; the table has %d players", len(res.Start), len(res.End), len(c.scratch))
 	}
@@ -246,27 +247,27 @@ func (c *LocalController) check(res *HandResult) string {
 }
 
 // state is the table's State now. The caller holds the lock.
-func (c *LocalController) state() State {
-	st := State{TableID: c.cfg.TableID, HandNumber: c.handNumber, Level: c.level(), Config: c.cfg.Config,
-		Seats: append([]SeatState(nil), c.seats...), Button: c.button, FirstHand: c.firstHand,
+func (c *LocalReporter) state() report.State {
+	st := report.State{TableID: c.cfg.TableID, HandNumber: c.handNumber, Level: c.level(), Config: c.cfg.Config,
+		Seats: append([]report.SeatState(nil), c.seats...), Button: c.button, FirstHand: c.firstHand,
 		Positions: c.positions, Batch: max(c.cfg.Batch, 1)}
 	switch {
 	case len(c.seats) < 2:
-		st.Directive = Close
+		st.Directive = report.Close
 	case c.paused:
-		st.Directive = Wait
+		st.Directive = report.Wait
 		st.WaitFor = c.cfg.PollEvery
 		if st.WaitFor <= 0 {
 			st.WaitFor = time.Second
 		}
 	default:
-		st.Directive = Play
+		st.Directive = report.Play
 	}
 	return st
 }
 
 // level is the level of the next hand: it rises every HandsPerLevel hands (rule B3).
-func (c *LocalController) level() engine.Level {
+func (c *LocalReporter) level() engine.Level {
 	i := 0
 	if c.cfg.HandsPerLevel > 0 {
 		i = int(c.handNumber / int64(c.cfg.HandsPerLevel))
@@ -275,23 +276,23 @@ func (c *LocalController) level() engine.Level {
 }
 
 // State returns the table's State now, as Report would without results.
-func (c *LocalController) State() State {
+func (c *LocalReporter) State() report.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state()
 }
 
 // Pause makes the table wait after its current batch (a break); Resume lets it play again.
-func (c *LocalController) Pause() { c.mu.Lock(); c.paused = true; c.mu.Unlock() }
+func (c *LocalReporter) Pause() { c.mu.Lock(); c.paused = true; c.mu.Unlock() }
 
 // Resume ends a Pause.
-func (c *LocalController) Resume() { c.mu.Lock(); c.paused = false; c.mu.Unlock() }
+func (c *LocalReporter) Resume() { c.mu.Lock(); c.paused = false; c.mu.Unlock() }
 
 // TotalChips is every chip at the table: it never changes.
-func (c *LocalController) TotalChips() int64 { return c.total }
+func (c *LocalReporter) TotalChips() int64 { return c.total }
 
 // Hands returns the number of the last hand accepted and how many void hands were reported.
-func (c *LocalController) Hands() (last, voided int64) {
+func (c *LocalReporter) Hands() (last, voided int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.handNumber, c.voided
@@ -299,14 +300,14 @@ func (c *LocalController) Hands() (last, voided int64) {
 
 // Placements returns the players out, in the order they went; players out in the same hand are
 // listed in the engine's order and share the hand number (rule R7 places them by StartingStack).
-func (c *LocalController) Placements() []Placement {
+func (c *LocalReporter) Placements() []Placement {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]Placement(nil), c.placed...)
 }
 
 // Winner returns the player holding every chip, once the table is down to one.
-func (c *LocalController) Winner() (string, bool) {
+func (c *LocalReporter) Winner() (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.seats) == 1 {

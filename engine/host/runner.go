@@ -1,4 +1,4 @@
-package table
+package host
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/replay"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // Options tune a Runner. The zero value is live play: a crypto deck, the wall clock, no logging.
@@ -34,13 +35,13 @@ type Options struct {
 	IdleWait time.Duration
 	// OnHand, if set, sees each hand played (void ones too) once its result is made, before it is
 	// reported. The result and the runner's Table are valid during the call only.
-	OnHand func(*HandResult)
+	OnHand func(*report.HandResult)
 	// Observe, if set, sees the table once the hand is dealt and after every action (see observe.go).
 	Observe func(*engine.Table)
 }
 
 // Retry is the backoff between attempts to report: Initial, doubling to Max. Attempts bounds the
-// attempts (0: until the context ends, as in production, where the controller comes back).
+// attempts (0: until the context ends, as in production, where the reporter comes back).
 type Retry struct {
 	Initial, Max time.Duration
 	Attempts     int
@@ -62,16 +63,16 @@ type Stats struct {
 	Waits       int64 // Wait directives obeyed
 }
 
-// Runner plays one table: it asks its Controller what to do, deals hands with the engine, asks each
+// Runner plays one table: it asks its Reporter what to do, deals hands with the engine, asks each
 // player's Decider for their actions, and reports the results. It keeps one engine.Table for its
-// life and brings it in line with every State the controller sends, so that a new Runner started
+// life and brings it in line with every State the reporter sends, so that a new Runner started
 // after a crash continues from the last acknowledged hand exactly.
 //
 // A Runner is driven by one goroutine, in Run; Stats may be read from others.
 type Runner struct {
 	id      string
-	ctrl    Controller
-	players Players
+	ctrl    report.Reporter
+	players engine.Players
 	opt     Options
 	clock   Clock
 	log     *slog.Logger
@@ -80,8 +81,8 @@ type Runner struct {
 	seats [engine.MaxSeats]seatPlayer
 	view  engine.View // the buffer each Instant decider reads
 
-	results []HandResult
-	stacks  []SeatStack // backing store of the results' Start and End, reused after each report
+	results []report.HandResult
+	stacks  []report.SeatStack // backing store of the results' Start and End, reused after each report
 
 	hands, voided, interrupted, illegal, timedOut, reports, retries, waits atomic.Int64
 }
@@ -89,13 +90,13 @@ type Runner struct {
 // seatPlayer is the Decider of the player in a seat.
 type seatPlayer struct {
 	id      string
-	d       Decider
+	d       engine.Decider
 	instant bool
 }
 
 // NewRunner returns a runner for table tableID, reporting to ctrl, with players' decisions from
 // players.
-func NewRunner(tableID string, ctrl Controller, players Players, opt Options) *Runner {
+func NewRunner(tableID string, ctrl report.Reporter, players engine.Players, opt Options) *Runner {
 	r := &Runner{id: tableID, ctrl: ctrl, players: players, opt: opt, clock: opt.Clock, log: opt.Logger}
 	if r.clock == nil {
 		r.clock = RealClock{}
@@ -126,12 +127,12 @@ func (r *Runner) Stats() Stats {
 // after Run returns, never while Run is dealing.
 func (r *Runner) Table() *engine.Table { return r.tbl }
 
-// Run plays until the controller closes the table (it returns nil), ctx ends (it returns ctx.Err()),
+// Run plays until the reporter closes the table (it returns nil), ctx ends (it returns ctx.Err()),
 // or something no retry can fix (a *RejectedError, a State the engine cannot set up). A hand in
 // progress when ctx ends is void (rule D4): every chip goes back, and it is not reported; hands of
-// a batch played but not yet reported are lost with it, and the controller's state, which does not
+// a batch played but not yet reported are lost with it, and the reporter's state, which does not
 // have them, stays the truth. (Run called again on the same Runner reports them first; the
-// controller skips any it has from another runner since, by hand number.)
+// reporter skips any it has from another runner since, by hand number.)
 func (r *Runner) Run(ctx context.Context) error {
 	for {
 		st, err := r.report(ctx)
@@ -139,16 +140,16 @@ func (r *Runner) Run(ctx context.Context) error {
 			return err
 		}
 		switch st.Directive {
-		case Close:
+		case report.Close:
 			return nil
-		case Wait:
-			// WaitFor 0 asks again at once: a controller that waits itself (the TableWorkflow holds
+		case report.Wait:
+			// WaitFor 0 asks again at once: a reporter that waits itself (the TableWorkflow holds
 			// the Update until something changes) answers Wait only when its own wait ran out.
 			r.waits.Add(1)
 			if err := r.clock.Sleep(ctx, st.WaitFor); err != nil {
 				return err
 			}
-		case Play:
+		case report.Play:
 			if err := r.load(&st); err != nil {
 				return fmt.Errorf("table %s: setting up hand %d: %w", r.id, st.HandNumber+1, err)
 			}
@@ -163,7 +164,7 @@ func (r *Runner) Run(ctx context.Context) error {
 
 // report sends the results played since the last report, retrying with backoff, and returns the
 // State for what comes next.
-func (r *Runner) report(ctx context.Context) (State, error) {
+func (r *Runner) report(ctx context.Context) (report.State, error) {
 	delay := r.opt.Retry.Initial
 	for attempt := 1; ; attempt++ {
 		st, err := r.ctrl.Report(ctx, r.id, r.results)
@@ -173,18 +174,18 @@ func (r *Runner) report(ctx context.Context) (State, error) {
 			return st, nil
 		}
 		if ctx.Err() != nil {
-			return State{}, ctx.Err()
+			return report.State{}, ctx.Err()
 		}
-		if rej := (*RejectedError)(nil); errors.As(err, &rej) {
-			return State{}, err
+		if rej := (*report.RejectedError)(nil); errors.As(err, &rej) {
+			return report.State{}, err
 		}
 		if r.opt.Retry.Attempts > 0 && attempt >= r.opt.Retry.Attempts {
-			return State{}, fmt.Errorf("table %s: report failed %d times: %w", r.id, attempt, err)
+			return report.State{}, fmt.Errorf("table %s: report failed %d times: %w", r.id, attempt, err)
 		}
 		r.retries.Add(1)
 		r.log.Warn("report failed; retrying", "table", r.id, "results", len(r.results), "attempt", attempt, "in", delay, "err", err)
 		if err := r.clock.Sleep(ctx, delay); err != nil {
-			return State{}, err
+			return report.State{}, err
 		}
 		delay = min(2*delay, r.opt.Retry.Max)
 	}
@@ -193,7 +194,7 @@ func (r *Runner) report(ctx context.Context) (State, error) {
 // load brings the engine table in line with st: configuration, level, seats, stacks, states, the
 // hand number and the positions the next hand moves from. Everything is set from st, the truth, even
 // where the table already agrees.
-func (r *Runner) load(st *State) error {
+func (r *Runner) load(st *report.State) error {
 	cfg := st.Config
 	if cfg.Clock == (engine.ClockPolicy{}) {
 		cfg.Clock = engine.DefaultClock // as the engine normalises it
@@ -221,7 +222,7 @@ func (r *Runner) load(st *State) error {
 			return err
 		}
 	}
-	var want [engine.MaxSeats]*SeatState
+	var want [engine.MaxSeats]*report.SeatState
 	for i := range st.Seats {
 		s := &st.Seats[i]
 		if s.Seat < 0 || s.Seat >= cfg.Seats {
@@ -265,7 +266,7 @@ func (r *Runner) load(st *State) error {
 			if r.players != nil {
 				sp.d = r.players.Decider(w.Player)
 			}
-			_, sp.instant = sp.d.(Instant)
+			_, sp.instant = sp.d.(engine.Instant)
 		}
 	}
 	for s := cfg.Seats; s < engine.MaxSeats; s++ {
@@ -278,14 +279,14 @@ func (r *Runner) load(st *State) error {
 }
 
 // positions returns where the next hand's button and blinds move from, by st.
-func (r *Runner) positions(st *State) engine.Positions {
+func (r *Runner) positions(st *report.State) engine.Positions {
 	switch {
 	case st.FirstHand:
 		return engine.Positions{Button: st.Button} // the drawn button (T3)
 	case st.Positions.Played:
 		return st.Positions
 	}
-	// A controller that kept only the button: the blinds were the next two players after it then.
+	// A reporter that kept only the button: the blinds were the next two players after it then.
 	// It is exact unless players around the blinds have left since.
 	p := engine.Positions{Button: st.Button, SmallBlind: -1, BigBlind: -1, Played: true}
 	n := st.Config.Seats
@@ -310,7 +311,7 @@ func (r *Runner) positions(st *State) engine.Positions {
 }
 
 // playBatch plays up to st.Batch hands, keeping their results for the next report.
-func (r *Runner) playBatch(ctx context.Context, st *State) error {
+func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 	n := max(st.Batch, 1)
 	for i := 0; i < n; i++ {
 		played, err := r.playHand(ctx)
@@ -380,7 +381,7 @@ func (r *Runner) turn(ctx context.Context) error {
 		expired = r.clock.After(r.turnTime())
 	}
 	for refused := 0; ; refused++ {
-		var d Decision
+		var d engine.Decision
 		var err error
 		switch {
 		case sp.d == nil:
@@ -409,7 +410,7 @@ func (r *Runner) turn(ctx context.Context) error {
 		// why and ask again.
 		r.illegal.Add(1)
 		r.log.Debug("illegal action refused", "table", r.id, "seat", seat, "player", sp.id, "action", d.Action, "to", d.To, "err", err)
-		if l, ok := sp.d.(Refusals); ok {
+		if l, ok := sp.d.(engine.Refusals); ok {
 			l.Refused(d, err)
 		}
 	}
@@ -434,12 +435,12 @@ func (r *Runner) turnTime() time.Duration {
 
 // timedDecision runs a Decider that may block, under the action clock: it answers before expired
 // fires or the turn expires.
-func (r *Runner) timedDecision(ctx context.Context, d Decider, seat int, expired <-chan time.Time) (Decision, error) {
+func (r *Runner) timedDecision(ctx context.Context, d engine.Decider, seat int, expired <-chan time.Time) (engine.Decision, error) {
 	v := r.tbl.View(seat) // a copy of its own: the decider may still read it after the turn ended
 	dctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
-		d   Decision
+		d   engine.Decision
 		err error
 	}
 	ch := make(chan answer, 1)
@@ -451,24 +452,24 @@ func (r *Runner) timedDecision(ctx context.Context, d Decider, seat int, expired
 	case a := <-ch:
 		return a.d, a.err
 	case <-expired:
-		return Decision{}, errExpired
+		return engine.Decision{}, errExpired
 	case <-ctx.Done():
-		return Decision{}, ctx.Err()
+		return engine.Decision{}, ctx.Err()
 	}
 }
 
 // record makes the result of the hand just played, checks that it conserved chips, and unseats the
-// players it eliminated (the controller unseats them too).
+// players it eliminated (the reporter unseats them too).
 func (r *Runner) record(before int64, pos engine.Positions) {
 	t := r.tbl
 	hd := t.Header()
-	res := HandResult{TableID: r.id, HandNumber: hd.Number, Button: hd.Button, Level: hd.Level,
+	res := report.HandResult{TableID: r.id, HandNumber: hd.Number, Button: hd.Button, Level: hd.Level,
 		Voided: t.Phase() == engine.Voided}
 	first := len(r.stacks)
 	var sumStart, sumEnd int64
 	for s := 0; s < hd.Config.Seats; s++ {
 		if p := hd.Seats[s]; p.Occupied {
-			r.stacks = append(r.stacks, SeatStack{Seat: s, Player: p.ID, Stack: p.Stack})
+			r.stacks = append(r.stacks, report.SeatStack{Seat: s, Player: p.ID, Stack: p.Stack})
 			sumStart += p.Stack
 		}
 	}
@@ -476,7 +477,7 @@ func (r *Runner) record(before int64, pos engine.Positions) {
 	for s := 0; s < hd.Config.Seats; s++ {
 		if p := hd.Seats[s]; p.Occupied {
 			stack := t.Stack(s)
-			r.stacks = append(r.stacks, SeatStack{Seat: s, Player: p.ID, Stack: stack})
+			r.stacks = append(r.stacks, report.SeatStack{Seat: s, Player: p.ID, Stack: stack})
 			sumEnd += stack
 		}
 	}

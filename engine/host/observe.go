@@ -1,4 +1,4 @@
-package table
+package host
 
 // observe shows the table to Options.Observe: once a hand is dealt and after every action, a turn
 // that expired included, so that a table server can push each player's and spectator's view as the

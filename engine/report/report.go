@@ -1,19 +1,13 @@
-// Package table runs one poker table between the tournament and the engine: it asks the tournament
-// (a Controller) what the table looks like before each hand, plays the hand with the engine and the
-// players' decisions (bots in simulations), and reports what the hand changed.
+// Package report holds what a table and its tournament tell each other between hands: the
+// table's State before the next hand (seats, stacks, level, button, and what to do: play, wait or
+// close), the HandResult of each hand played, and the Reporter through which a table sends its
+// results and hears what comes next. A TableWorkflow is the Reporter in production and in the local
+// run (package workflows implements it, cmd wires it in); host.LocalReporter is one for a table on
+// its own.
 //
-// The table keeps nothing that matters between hands: the Controller's State is the truth, so a
-// table process that dies mid-hand loses only that hand, which is void (rule D4), and a new process
-// takes up from the last acknowledged hand. The deck never leaves this package's process.
-//
-// Runner is the in-process table: one goroutine, one engine.Table, the players' Deciders (bots in
-// engine/bot, or connections), an injectable Clock for the action clock (rule A15), the waits and the
-// retries. LocalController is a Controller for one table on its own (a standalone table, tests).
-//
-// It must never import the workflows: the tournament side comes in through Controller, which the
-// workflows implement and cmd wires in. It must never show a player another's hole cards: a Decider
-// gets its own seat's view only (rule D5).
-package table
+// It is plain data with no behaviour beyond its checks, so that the table runtime (engine/host),
+// the WebSocket server and the workflows share one definition and none imports another.
+package report
 
 import (
 	"context"
@@ -71,7 +65,7 @@ type State struct {
 	// them: the next hand's follow from them by rules B4–B6. Under the dead-button rule (B5) the
 	// next big blind follows the last big blind, which Button alone does not tell once players near
 	// the blinds have gone; a table rebuilt from this State (after a restart) continues exactly. A
-	// controller that does not keep them leaves Played false, and the table derives the blinds from
+	// reporter that does not keep them leaves Played false, and the table derives the blinds from
 	// Button (exact unless players around the blinds left since).
 	Positions engine.Positions `json:"positions"`
 	// Batch is how many hands the table may play before it reports: 1 in live play; more in a
@@ -105,23 +99,23 @@ type HandResult struct {
 	Positions engine.Positions `json:"positions"`
 }
 
-// Controller is the tournament's side of a table: a TableWorkflow behind a Temporal Update in
-// production and in the local run; a plain in-memory director for a table on its own.
-type Controller interface {
+// Reporter is the tournament's side of a table: a TableWorkflow behind a Temporal Update in
+// production and in the local run; a plain in-memory director for a table on its own (host.LocalReporter).
+type Reporter interface {
 	// Report acknowledges the hands played since the last call (none on the first call, nor after a
 	// restart) and returns the table's State for what comes next. Reporting a hand twice is
-	// harmless: the controller keys results by (table, hand number). A void hand (rule D4) keeps its
+	// harmless: the reporter keys results by (table, hand number). A void hand (rule D4) keeps its
 	// number: the hand dealt again after it carries the same one.
 	//
-	// The table reuses results and the slices in them once Report returns: a controller copies what
-	// it keeps. An error the table should not retry (the results contradict the controller's
+	// The table reuses results and the slices in them once Report returns: a reporter copies what
+	// it keeps. An error the table should not retry (the results contradict the reporter's
 	// records) is a *RejectedError; any other error is retried with backoff.
 	Report(ctx context.Context, tableID string, results []HandResult) (State, error)
 }
 
-// RejectedError is a controller's refusal of a report that no retry can fix: the results contradict
-// what the controller holds (chips created or lost, a hand number skipped, a player who is not
-// there). The controller changed nothing; the table stops rather than play on from a state the
+// RejectedError is a reporter's refusal of a report that no retry can fix: the results contradict
+// what the reporter holds (chips created or lost, a hand number skipped, a player who is not
+// there). The reporter changed nothing; the table stops rather than play on from a state the
 // tournament does not share.
 type RejectedError struct {
 	TableID    string
