@@ -107,7 +107,13 @@ func ComputePayouts(e Entries, s PayoutStructure) (Payouts, error) {
 	if err != nil {
 		return Payouts{}, err
 	}
-	n := e.Field()
+	return payoutsForPool(pool, e.Field(), e.BuyIn, s)
+}
+
+// payoutsForPool is ComputePayouts for a pool already summed: n entries, each prize at least
+// minPrize (the buy-in). Add-ons (AddOnPayouts) reach the pool this way.
+func payoutsForPool(pool int64, n int, minPrize int64, s PayoutStructure) (Payouts, error) {
+	var err error
 	if n < 2 {
 		return Payouts{}, ruleErr("R6", "%d entries: a tournament needs two", n)
 	}
@@ -121,7 +127,7 @@ func ComputePayouts(e Entries, s PayoutStructure) (Payouts, error) {
 	if s.PaidPercent != 0 && (s.PaidPercent < MinPaidPercent || s.PaidPercent > 100) {
 		return Payouts{}, ruleErr("R6", "paid percent %d is outside %d..100", s.PaidPercent, MinPaidPercent)
 	}
-	minCash := (e.BuyIn + unit - 1) / unit * unit
+	minCash := (minPrize + unit - 1) / unit * unit
 	var prizes []int64
 	switch s.Name {
 	case PayoutCustom:
@@ -139,8 +145,8 @@ func ComputePayouts(e Entries, s PayoutStructure) (Payouts, error) {
 	if err != nil {
 		return Payouts{}, err
 	}
-	if last := prizes[len(prizes)-1]; last < e.BuyIn {
-		return Payouts{}, ruleErr("R6", "place %d would win %d, less than the buy-in %d", len(prizes), last, e.BuyIn)
+	if last := prizes[len(prizes)-1]; last < minPrize {
+		return Payouts{}, ruleErr("R6", "place %d would win %d, less than the buy-in %d", len(prizes), last, minPrize)
 	}
 	return Payouts{Pool: pool, Prizes: prizes}, nil
 }
