@@ -46,6 +46,11 @@ func SatellitePayout(e Entries, s Satellite) (SatellitePayouts, error) {
 	if err != nil {
 		return SatellitePayouts{}, err
 	}
+	return satelliteForPool(pool, e, s)
+}
+
+// satelliteForPool is SatellitePayout for a pool already summed (add-ons in it: BuyIns.Satellite).
+func satelliteForPool(pool int64, e Entries, s Satellite) (SatellitePayouts, error) {
 	n := e.Field()
 	switch {
 	case n < 2:
