@@ -65,6 +65,9 @@ func PlanDirectorMove(tables []Table, m DirectorMove, p Policy) (DirectorMovePla
 		return DirectorMovePlan{}, ruleErr("R3", "%s already sits at table %d", m.Player, m.To)
 	}
 	from, to := tables[fi], tables[ti]
+	if to.Players() == 0 {
+		return DirectorMovePlan{}, ruleErr("R3", "table %d has no players: expected an open table", to.ID)
+	}
 	if to.Size() < MinTableSize || to.Size() > MaxTableSize {
 		return DirectorMovePlan{}, ruleErr("T1", "table %d has %d seats, outside %d..%d", to.ID, to.Size(), MinTableSize, MaxTableSize)
 	}
