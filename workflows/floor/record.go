@@ -19,6 +19,10 @@ const (
 	// MaxPayoutBands is how many bands of equal prizes, from first place down, the summary lists
 	// before the last band (the min cash); each place's share is in its PlaceRow.
 	MaxPayoutBands = 20
+	// MaxRecentBreaks and MaxDirectorMoves are how many of the last table breaks and of the
+	// director's moves by hand the record lists (it counts them all).
+	MaxRecentBreaks  = 16
+	MaxDirectorMoves = 32
 )
 
 // Bust is one player eliminated, as the table reports it.
@@ -150,7 +154,9 @@ type TournamentRecord struct {
 	Bubble            *BubbleRecord     `json:"bubble,omitempty"`
 	FinalTable        *FinalTableRecord `json:"finalTable,omitempty"`
 	TablesBroken      int               `json:"tablesBroken"`
+	RecentBreaks      []TableBreak      `json:"recentBreaks,omitempty"`
 	Moves             MoveCounts        `json:"moves"`
+	DirectorMoves     []MoveRecord      `json:"directorMoves,omitempty"`
 
 	Samples      []StackSample `json:"samples"`
 	SampleStride int64         `json:"sampleStride"` // samples are kept one in SampleStride
@@ -229,33 +235,69 @@ func (r *TournamentRecord) HandsDealt(n int64) {
 // HandForHandRound counts one hand-for-hand round played on the bubble (R7).
 func (r *TournamentRecord) HandForHandRound() { r.HandForHandRounds++ }
 
-// TableBroken records a table closed (R4) in level n.
-func (r *TournamentRecord) TableBroken(n int) error {
-	lr, err := r.level(n)
+// TableBreak is a table closed (R4), by the floor's rule or by the director's hand.
+type TableBreak struct {
+	Level   int     `json:"level"`
+	Table   TableID `json:"table"`
+	Players int     `json:"players"` // the players it sent to other tables
+	Hand    int64   `json:"hand"`    // hands played in the tournament then (the record fills it)
+	// By and Reason are the director's, for a table he broke by hand (P6).
+	By     string `json:"by,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// MoveRecord is a player moved, with who ordered it and why when the director did (P6).
+type MoveRecord struct {
+	Level  int    `json:"level"`
+	Move   Move   `json:"move"`
+	Hand   int64  `json:"hand"` // hands played in the tournament then (the record fills it)
+	By     string `json:"by,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// TableBroken records a table closed; the last MaxRecentBreaks are kept, with the count of all.
+func (r *TournamentRecord) TableBroken(b TableBreak) error {
+	if b.Players < 0 || b.Players > MaxTableSize {
+		return ruleErr("R4", "table %d broke with %d players: expected 0 to %d", b.Table, b.Players, MaxTableSize)
+	}
+	lr, err := r.level(b.Level)
 	if err != nil {
 		return err
 	}
+	b.Hand = r.HandsPlayed
 	lr.TablesBroken++
 	r.TablesBroken++
+	r.RecentBreaks = appendRecent(r.RecentBreaks, b, MaxRecentBreaks)
 	return nil
 }
 
-// Moved records a player moved in level n.
-func (r *TournamentRecord) Moved(n int, why MoveReason) error {
-	if err := checkLevel(n); err != nil {
+// appendRecent appends x, dropping the oldest beyond n.
+func appendRecent[T any](xs []T, x T, n int) []T {
+	if len(xs) >= n {
+		xs = append(xs[:0], xs[len(xs)-n+1:]...)
+	}
+	return append(xs, x)
+}
+
+// Moved records a player moved; the director's moves (few, by hand) are kept, the last
+// MaxDirectorMoves of them, and every move is counted by reason and level.
+func (r *TournamentRecord) Moved(m MoveRecord) error {
+	if err := checkLevel(m.Level); err != nil {
 		return err
 	}
-	switch why {
+	switch m.Move.Reason {
 	case MoveBalance:
 		r.Moves.Balance++
 	case MoveBreak:
 		r.Moves.Break++
 	case MoveDirector:
 		r.Moves.Director++
+		m.Hand = r.HandsPlayed
+		r.DirectorMoves = appendRecent(r.DirectorMoves, m, MaxDirectorMoves)
 	default:
-		return ruleErr("R3", "move reason %q: expected %q, %q or %q", why, MoveBalance, MoveBreak, MoveDirector)
+		return ruleErr("R3", "move reason %q: expected %q, %q or %q", m.Move.Reason, MoveBalance, MoveBreak, MoveDirector)
 	}
-	lr, _ := r.level(n)
+	lr, _ := r.level(m.Level)
 	lr.Moves++
 	return nil
 }
@@ -431,9 +473,11 @@ type RecordSummary struct {
 	HandForHandRounds int               `json:"handForHandRounds"`
 	FinalTable        *FinalTableRecord `json:"finalTable,omitempty"`
 	// Levels has each level's blinds and its eliminations, table breaks and moves.
-	Levels       []LevelRecord `json:"levels"`
-	TablesBroken int           `json:"tablesBroken"`
-	Moves        MoveCounts    `json:"moves"`
+	Levels        []LevelRecord `json:"levels"`
+	TablesBroken  int           `json:"tablesBroken"`
+	RecentBreaks  []TableBreak  `json:"recentBreaks,omitempty"` // the last MaxRecentBreaks
+	Moves         MoveCounts    `json:"moves"`
+	DirectorMoves []MoveRecord  `json:"directorMoves,omitempty"` // the last MaxDirectorMoves
 	// Stacks is the chip leader and the average stack over time, the last sample last.
 	Stacks []StackSample `json:"stacks"`
 
@@ -451,6 +495,7 @@ func (r *TournamentRecord) Summary(p Purse, pay Payouts) RecordSummary {
 		BountyPoolCents: p.BountyPoolCents, BountiesPaidCents: r.BountiesPaidCents, ChipsBought: p.Chips,
 		PaidPlaces: len(pay.Prizes), PayoutBands: PayoutBands(pay), Bubble: r.Bubble, HandForHandRounds: r.HandForHandRounds,
 		FinalTable: r.FinalTable, Levels: slices.Clone(r.Levels), TablesBroken: r.TablesBroken, Moves: r.Moves,
+		RecentBreaks: slices.Clone(r.RecentBreaks), DirectorMoves: slices.Clone(r.DirectorMoves),
 		Stacks: slices.Clone(r.Samples), EndedAtLevel: r.Level, Finished: r.Finished, Winner: r.Winner,
 	}
 	if r.LastSample != nil && (len(s.Stacks) == 0 || s.Stacks[len(s.Stacks)-1] != *r.LastSample) {

@@ -137,7 +137,8 @@ func TestTournamentRecordRefusesR5R7(t *testing.T) {
 	}
 	wantRule(t, r.Finish(Win{Player: "a", Chips: 10, Level: 1}, pay, nop), "R5")
 	wantRule(t, r.Withdraw(2), "R5")
-	wantRule(t, r.Moved(1, "teleport"), "R3")
+	wantRule(t, r.Moved(MoveRecord{Level: 1, Move: Move{Reason: "teleport"}}), "R3")
+	wantRule(t, r.TableBroken(TableBreak{Level: 1, Table: 3, Players: 11}), "R4")
 	wantRule(t, r.FinalTableFormed(1, []FinalTableSeat{{1, "a", 5}, {2, "b", 5}}), "R4")
 	wantRule(t, r.Sample(StackSample{PlayersLeft: 0}), "R1")
 	wantRule(t, r.Sample(StackSample{PlayersLeft: 2, Chips: 10, LeaderStack: 11}), "R1")
@@ -212,9 +213,12 @@ func TestTournamentRecordAtScaleR7(t *testing.T) {
 		r.HandsDealt(3)
 		mustRecord(t, r.Sample(StackSample{Hand: r.HandsPlayed, Level: level, PlayersLeft: r.PlayersLeft, Chips: n * 10000, Leader: "w1", LeaderStack: 20000}))
 		if next%9 == 0 {
-			mustRecord(t, r.TableBroken(level))
+			mustRecord(t, r.TableBroken(TableBreak{Level: level, Table: TableID(next), Players: 1 + next%9}))
 		}
-		mustRecord(t, r.Moved(level, MoveBalance))
+		mustRecord(t, r.Moved(MoveRecord{Level: level, Move: Move{Player: "w1", From: 1, To: 2, Reason: MoveBalance}}))
+		if next%1000 == 0 {
+			mustRecord(t, r.Moved(MoveRecord{Level: level, Move: Move{Player: "w2", From: 2, To: 3, Reason: MoveDirector}, By: "td", Reason: "seat"}))
+		}
 	}
 	mustRecord(t, r.Finish(Win{Player: "w1", Chips: n * 10000, Level: level}, pay, emit))
 	if rows != n || prizes != pay.Pool {
@@ -228,6 +232,10 @@ func TestTournamentRecordAtScaleR7(t *testing.T) {
 	elim := 0
 	for _, l := range r.Levels {
 		elim += l.Eliminations
+	}
+	recent := slices.IsSortedFunc(r.RecentBreaks, func(a, b TableBreak) int { return int(a.Table - b.Table) }) && r.RecentBreaks[0].Table > n-500
+	if !recent || len(r.RecentBreaks) != MaxRecentBreaks || len(r.DirectorMoves) != MaxDirectorMoves || r.Moves.Director < 40 || r.DirectorMoves[0].By != "td" || r.Moves.Balance == 0 || r.TablesBroken < 5000 {
+		t.Fatalf("breaks %d (last %+v), moves %+v, director's kept %d", r.TablesBroken, r.RecentBreaks[len(r.RecentBreaks)-1], r.Moves, len(r.DirectorMoves))
 	}
 	if elim != n-1 || r.Bubble == nil || r.Bubble.Place != len(pay.Prizes)+1 || r.Bubble.HandForHandRounds == 0 {
 		t.Fatalf("%d eliminations by level, bubble %+v", elim, r.Bubble)
