@@ -55,7 +55,13 @@ func (b Bounty) Verify(e Entries) error {
 	case b.StartCents >= e.BuyIn-e.Fee:
 		return ruleErr("R6", "starting bounty %d cents leaves nothing of the buy-in %d (fee %d) for the prize pool: expected less than %d",
 			b.StartCents, e.BuyIn, e.Fee, e.BuyIn-e.Fee)
-	case b.CashPercent < 0 || b.CashPercent > 100:
+	}
+	return b.verifySplit()
+}
+
+// verifySplit checks how a bounty is shared: the cash share and the split.
+func (b Bounty) verifySplit() error {
+	if b.CashPercent < 0 || b.CashPercent > 100 {
 		return ruleErr("R6", "bounty cash share %d%%: expected 1 to 100 (0 for the usual %d)", b.CashPercent, DefaultBountyCashPercent)
 	}
 	switch b.Split {
@@ -112,6 +118,9 @@ type BountyShare struct {
 // eliminator's bounty, so it is paid in the end and nothing is lost. The shares add up to the
 // bounty exactly.
 func (b Bounty) SplitKnockout(k Knockout) ([]BountyShare, error) {
+	if err := b.verifySplit(); err != nil {
+		return nil, err
+	}
 	if k.Player == "" {
 		return nil, ruleErr("R6", "a knockout names no player")
 	}
@@ -194,9 +203,15 @@ type BountyBoard struct {
 	UnclaimedCents int64 `json:"unclaimedCents,omitempty"`
 }
 
-// NewBountyBoard starts an empty board; the rule must pass Verify for the event's entries.
-func NewBountyBoard(rule Bounty) *BountyBoard {
-	return &BountyBoard{Rule: rule, Heads: map[PlayerID]int64{}}
+// NewBountyBoard starts an empty board for the rule (which Verify checks against the buy-in).
+func NewBountyBoard(rule Bounty) (*BountyBoard, error) {
+	if rule.StartCents <= 0 {
+		return nil, ruleErr("R6", "starting bounty %d cents: expected a positive part of the buy-in", rule.StartCents)
+	}
+	if err := rule.verifySplit(); err != nil {
+		return nil, err
+	}
+	return &BountyBoard{Rule: rule, Heads: map[PlayerID]int64{}}, nil
 }
 
 // Enter puts a new entry's (or re-entry's) starting bounty on his head.

@@ -114,7 +114,9 @@ func TestBountyRefusedR6(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.k, err, c.want)
 		}
 	}
-	_, err := Bounty{StartCents: 500, Split: BountyChipsWon}.SplitKnockout(Knockout{Player: "v", Takers: []BountyTaker{{Player: "a", LastChips: true}}})
+	_, err := Bounty{StartCents: 500, CashPercent: 150}.SplitKnockout(Knockout{Player: "v", BountyCents: 5, Takers: []BountyTaker{{Player: "a", LastChips: true}}})
+	wantRule(t, err, "R6")
+	_, err = Bounty{StartCents: 500, Split: BountyChipsWon}.SplitKnockout(Knockout{Player: "v", Takers: []BountyTaker{{Player: "a", LastChips: true}}})
 	wantRule(t, err, "R6")
 }
 
@@ -154,7 +156,10 @@ func TestBountyBoardConservesPropertyR6(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			rule.Split = BountyChipsWon
 		}
-		bb := NewBountyBoard(rule)
+		bb, err := NewBountyBoard(rule)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var in []PlayerID
 		next := 0
 		enter := func() {
@@ -224,7 +229,14 @@ func TestBountyBoardConservesPropertyR6(t *testing.T) {
 
 // rules R6, R5: a board's own refusals.
 func TestBountyBoardRefusesR6(t *testing.T) {
-	bb := NewBountyBoard(Bounty{StartCents: 1000})
+	bb, err := NewBountyBoard(Bounty{StartCents: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewBountyBoard(Bounty{})
+	wantRule(t, err, "R6")
+	_, err = NewBountyBoard(Bounty{StartCents: 1, CashPercent: -1})
+	wantRule(t, err, "R6")
 	for _, p := range []PlayerID{"a", "b", "c"} {
 		if err := bb.Enter(p); err != nil {
 			t.Fatal(err)
@@ -240,7 +252,7 @@ func TestBountyBoardRefusesR6(t *testing.T) {
 	if _, err := bb.Knockout(Knockout{Player: "c", Takers: []BountyTaker{{Player: "a", LastChips: true}}}); err == nil {
 		t.Fatal("a player was knocked out twice")
 	}
-	_, err := bb.Withdraw("a") // he has won a bounty: in play
+	_, err = bb.Withdraw("a") // he has won a bounty: in play
 	wantRule(t, err, "R1")
 	_, err = bb.Finish("a")
 	wantRule(t, err, "R5")

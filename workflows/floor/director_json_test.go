@@ -11,7 +11,7 @@ import (
 // must come back unchanged.
 func TestDirectorValuesRoundTripJSON(t *testing.T) {
 	sat, _ := SatellitePayout(Entries{Entries: 500, BuyIn: 1100, Fee: 100}, Satellite{TicketCents: 21500})
-	bb := NewBountyBoard(Bounty{StartCents: 500, CashPercent: 40, Split: BountyChipsWon})
+	bb, _ := NewBountyBoard(Bounty{StartCents: 500, CashPercent: 40, Split: BountyChipsWon})
 	_ = bb.Enter("a")
 	_ = bb.Enter("b")
 	ko, _ := bb.Knockout(Knockout{Player: "b", Takers: []BountyTaker{{Player: "a", ChipsWon: 10, LastChips: true}}})
