@@ -34,9 +34,10 @@ type Bust struct {
 	Hand  int64   `json:"hand"` // the table's hand number
 	// Eliminators are the players who won his last chips (several when they split that pot).
 	Eliminators []PlayerID `json:"eliminatedBy,omitempty"`
-	// BountyCents is his bounty, paid out by his knockout (PKO events); BountiesWonCents what he
-	// won in bounties over the tournament, for his row.
-	BountyCents      int64 `json:"bountyCents,omitempty"`
+	// BountyPaidCents is the cash his knockout paid (PKO events: the shares' CashCents; the rest
+	// of his bounty went onto the eliminators' heads); BountiesWonCents is the cash he won in
+	// bounties over the tournament, for his row.
+	BountyPaidCents  int64 `json:"bountyPaidCents,omitempty"`
 	BountiesWonCents int64 `json:"bountiesWonCents,omitempty"`
 }
 
@@ -409,7 +410,7 @@ func (r *TournamentRecord) Bust(g BustGroup, pay Payouts, emit func(PlaceRow)) e
 			}
 			r.Bubble.Players = append(r.Bubble.Players, b.Player)
 		}
-		r.BountiesPaidCents += b.BountyCents
+		r.BountiesPaidCents += b.BountyPaidCents
 		emit(row)
 	}
 	lr.Eliminations += k
@@ -419,12 +420,13 @@ func (r *TournamentRecord) Bust(g BustGroup, pay Payouts, emit func(PlaceRow)) e
 }
 
 // Win is the winner's facts at the end: his chips (every chip in play), the level of the last
-// hand, the bounty he is paid at the end (his own and the unclaimed, PKO), and the bounties he won.
+// hand, the bounty cash he is paid at the end (his own and the unclaimed, PKO: BountyBoard.Finish),
+// and the bounty cash he won in all, that included.
 type Win struct {
 	Player           PlayerID `json:"player"`
 	Chips            int64    `json:"chips"`
 	Level            int      `json:"level"`
-	BountyCents      int64    `json:"bountyCents,omitempty"`
+	BountyPaidCents  int64    `json:"bountyPaidCents,omitempty"`
 	BountiesWonCents int64    `json:"bountiesWonCents,omitempty"`
 }
 
@@ -446,7 +448,7 @@ func (r *TournamentRecord) Finish(w Win, pay Payouts, emit func(PlaceRow)) error
 		prize = pay.Prizes[0]
 	}
 	r.Finished, r.Winner, r.Level = true, w.Player, max(r.Level, w.Level)
-	r.BountiesPaidCents += w.BountyCents
+	r.BountiesPaidCents += w.BountyPaidCents
 	emit(PlaceRow{Place: 1, Player: w.Player, PrizeCents: prize, PercentOfPool: percentOf(prize, pay.Pool), Level: w.Level, Stack: w.Chips,
 		BountiesWonCents: w.BountiesWonCents})
 	return nil
