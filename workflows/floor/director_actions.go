@@ -71,6 +71,9 @@ func PlanDirectorMove(tables []Table, m DirectorMove, p Policy) (DirectorMovePla
 	if to.Size() < MinTableSize || to.Size() > MaxTableSize {
 		return DirectorMovePlan{}, ruleErr("T1", "table %d has %d seats, outside %d..%d", to.ID, to.Size(), MinTableSize, MaxTableSize)
 	}
+	if to.BigBlind < 1 || int(to.BigBlind) > to.Size() {
+		return DirectorMovePlan{}, ruleErr("B5", "table %d has no big blind position (seat %d): expected the seat of its last big blind", to.ID, to.BigBlind)
+	}
 	seat := BalanceSeat(to)
 	if seat == 0 {
 		if n := to.Players(); n < to.Size() {

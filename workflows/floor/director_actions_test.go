@@ -60,7 +60,7 @@ func TestDirectorMoveSeatR3(t *testing.T) {
 
 // rule R3: a director's move that the rules forbid is refused, naming the rule and what is wrong.
 func TestDirectorMoveRefusedR3(t *testing.T) {
-	tables := []Table{seats(1, "abcdefgh.", 1), seats(2, "abcdefgh.", 9), seats(3, "abcdefghi", 2), seats(4, "abcdefg..", 2), seats(5, ".........", 1)}
+	tables := []Table{seats(1, "abcdefgh.", 1), seats(2, "abcdefgh.", 9), seats(3, "abcdefghi", 2), seats(4, "abcdefg..", 2), seats(5, ".........", 1), seats(6, "abcdefg..", 0)}
 	cases := []struct {
 		name string
 		m    DirectorMove
@@ -75,6 +75,7 @@ func TestDirectorMoveRefusedR3(t *testing.T) {
 		{"full", DirectorMove{Player: "1a", To: 3}, Policy{}, "R3", "is full"},
 		{"another seat", DirectorMove{Player: "1a", To: 4, Seat: 9}, Policy{}, "R3", "takes seat 8"},
 		{"out of balance", DirectorMove{Player: "4a", To: 1}, Policy{}, "R3", "no table may have 2 or more"},
+		{"no big blind", DirectorMove{Player: "1a", To: 6}, Policy{}, "B5", "no big blind position"},
 		{"a closed table", DirectorMove{Player: "1a", To: 5}, Policy{}, "R3", "no players"},
 		{"bad policy", DirectorMove{Player: "1a", To: 4}, Policy{BalanceThreshold: 5}, "R3", "neither 2 nor 3"},
 	}
