@@ -29,8 +29,13 @@ type DirectorMovePlan struct {
 
 // CanDirectorMove reports whether PlanDirectorMove accepts the move.
 func CanDirectorMove(tables []Table, m DirectorMove, p Policy) bool {
+	return VerifyDirectorMove(tables, m, p) == nil
+}
+
+// VerifyDirectorMove says which rule forbids the move (PlanDirectorMove), or returns nil.
+func VerifyDirectorMove(tables []Table, m DirectorMove, p Policy) error {
 	_, err := PlanDirectorMove(tables, m, p)
-	return err == nil
+	return err
 }
 
 // PlanDirectorMove is a director's move of a seated player to another table. He takes the seat a

@@ -82,7 +82,7 @@ func TestDirectorMoveRefusedR3(t *testing.T) {
 	for _, c := range cases {
 		_, err := PlanDirectorMove(tables, c.m, c.p)
 		wantRule(t, err, c.rule)
-		if !strings.Contains(err.Error(), c.want) || CanDirectorMove(tables, c.m, c.p) {
+		if !strings.Contains(err.Error(), c.want) || CanDirectorMove(tables, c.m, c.p) || VerifyDirectorMove(tables, c.m, c.p) == nil {
 			t.Errorf("%s: %v, want it to say %q", c.name, err, c.want)
 		}
 	}
