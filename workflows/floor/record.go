@@ -96,7 +96,8 @@ type StackSample struct {
 }
 
 // BubbleRecord is the player who finished on the bubble, the first place out of the money, with
-// the hand and the hand-for-hand rounds played (R7). Players are several when they shared it.
+// the hand and the hand-for-hand rounds played (R7). Players are several when they shared it
+// (busted in one hand-for-hand round with equal stacks); Table and Hand are then the first's.
 type BubbleRecord struct {
 	Players           []PlayerID `json:"players"`
 	Place             int        `json:"place"`
@@ -178,8 +179,11 @@ func NewTournamentRecord(entries int, payoutUnitCents int64) *TournamentRecord {
 // Enter counts entries that join after the start (late registration, re-entries: each a new
 // entry and a new player left).
 func (r *TournamentRecord) Enter(n int) error {
-	if n < 0 || r.Finished {
-		return ruleErr("R1", "%d entries joining a tournament that is finished=%v: expected a positive count before the end", n, r.Finished)
+	switch {
+	case r.Finished:
+		return ruleErr("R1", "%d entries joining a finished tournament: entries join before the end", n)
+	case n < 0:
+		return ruleErr("R1", "%d entries joining: expected 0 or more", n)
 	}
 	r.Entries += n
 	r.PlayersLeft += n

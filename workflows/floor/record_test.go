@@ -137,6 +137,12 @@ func TestTournamentRecordRefusesR5R7(t *testing.T) {
 	}
 	wantRule(t, r.Finish(Win{Player: "a", Chips: 10, Level: 1}, pay, nop), "R5")
 	wantRule(t, r.Withdraw(2), "R5")
+	wantRule(t, r.Enter(-1), "R1")
+	mustRecord(t, r.Enter(2))
+	mustRecord(t, r.Withdraw(1))
+	if r.Entries != 4 || r.PlayersLeft != 4 {
+		t.Fatalf("after 2 entries and 1 withdrawn: %d entries, %d left", r.Entries, r.PlayersLeft)
+	}
 	wantRule(t, r.Moved(MoveRecord{Level: 1, Move: Move{Reason: "teleport"}}), "R3")
 	wantRule(t, r.TableBroken(TableBreak{Level: 1, Table: 3, Players: 11}), "R4")
 	wantRule(t, r.FinalTableFormed(1, []FinalTableSeat{{1, "a", 5}, {2, "b", 5}}), "R4")
