@@ -75,13 +75,13 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	if err != nil {
 		return usageErrorf("%v (give --key-file or --key)", err)
 	}
-	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: get("table"), Config: engine.Config{Seats: max(len(players), 2)},
+	reporter, err := host.NewLocalReporter(host.LocalConfig{TableID: get("table"), Config: engine.Config{Seats: max(len(players), 2)},
 		Levels: levels, HandsPerLevel: v.GetInt("table.hands-per-level"), Players: players, Stack: v.GetInt64("table.stack")})
 	if err != nil {
 		return usageError(err)
 	}
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := tableserver.New(tableserver.Config{Tournament: get("tournament"), TableID: get("table"), Reporter: ctrl,
+	srv, err := tableserver.New(tableserver.Config{Tournament: get("tournament"), TableID: get("table"), Reporter: reporter,
 		Tokens: tokens, HistoryDir: get("history-dir"), Grace: v.GetDuration("table.grace"), Logger: log,
 		ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
 			Bank: tableserver.TimeBank{Initial: v.GetDuration("table.bank"), PerLevel: v.GetDuration("table.bank-per-level"), Max: v.GetDuration("table.bank-max")}}})
@@ -130,10 +130,10 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	hs.Shutdown(shut)
-	if winner, ok := ctrl.Winner(); ok {
+	if winner, ok := reporter.Winner(); ok {
 		fmt.Fprintf(out, "%s has every chip\n", winner)
 	}
-	last, voided := ctrl.Hands()
+	last, voided := reporter.Hands()
 	fmt.Fprintf(out, "%d hands played, %d void\n", last, voided)
 	if errors.Is(err, context.Canceled) {
 		return nil
