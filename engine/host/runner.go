@@ -342,6 +342,9 @@ func (r *Runner) playHand(ctx context.Context) (bool, error) {
 		}
 		return false, fmt.Errorf("table %s: dealing hand %d: %w", r.id, t.HandNumber()+1, err)
 	}
+	if r.log.Enabled(ctx, slog.LevelDebug) { // no allocation for the arguments when it is off
+		r.log.Debug("hand dealt", "table", r.id, "hand", t.HandNumber())
+	}
 	r.observe()
 	done := ctx.Done()
 	for t.Phase() == engine.Betting {
