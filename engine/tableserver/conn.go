@@ -303,7 +303,13 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 	defer s.mu.Unlock()
 	if claims.Role == protocol.RolePlayer && s.cfg.Follow != nil {
 		if p := s.players[claims.Subject]; s.stopped || p == nil || p.seat < 0 {
-			if m, ok := s.cfg.Follow(claims.Subject); ok && m.Table != s.cfg.TableID {
+			switch m, ok := s.cfg.Follow(claims.Subject); {
+			case ok && m.URL == "":
+				c.role, c.jti = claims.Role, claims.ID
+				c.send(protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: "you are being moved: your new seat is being drawn; join again in a moment"}))
+				c.closeAfter(websocket.StatusTryAgainLater, "your new seat is being drawn")
+				return nil
+			case ok && m.Table != s.cfg.TableID:
 				c.role, c.jti = claims.Role, claims.ID // joined, to be moved on at once
 				c.send(protocol.MustEncode(protocol.TypeMove, m))
 				c.closeAfter(websocketStatusNormal, "moved to table "+m.Table)

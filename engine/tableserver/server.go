@@ -57,7 +57,10 @@ type Config struct {
 	Bots engine.Players
 	// Follow, if set, says where a player who has left this table sits now (moved by the
 	// tournament, R3 and R4): a player who joins here without a seat, also once the table has
-	// closed, is sent that Move instead of an error, and the client follows it.
+	// closed, is sent that Move instead of an error, and the client follows it. A Move with no URL
+	// says the player is being moved and his new seat is not drawn yet: the connection is closed
+	// with "try again later" (1013), and the client joins again in a moment. false: the player has
+	// no seat anywhere (he is out, or unknown), and the join is refused as without Follow.
 	Follow func(player string) (protocol.Move, bool)
 }
 
