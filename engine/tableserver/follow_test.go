@@ -1,0 +1,189 @@
+package tableserver
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/report"
+)
+
+// gatedReporter holds the first report until open is closed: a table process whose TableWorkflow
+// has not answered yet.
+type gatedReporter struct {
+	inner report.Reporter
+	open  chan struct{}
+}
+
+func (g *gatedReporter) Report(ctx context.Context, id string, rs []report.HandResult) (report.State, error) {
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return report.State{}, ctx.Err()
+	}
+	return g.inner.Report(ctx, id, rs)
+}
+
+// checkFolder checks when it may and folds otherwise: a table of them never ends (nobody busts),
+// so a test's table is still playing when the test looks.
+type checkFolder struct{}
+
+func (checkFolder) Instant() {}
+
+func (checkFolder) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
+	return checkOrFold(v), nil
+}
+
+func checkFolders(string) engine.Decider { return checkFolder{} }
+
+// serve runs a server of cfg (its reporter a LocalReporter of players p01..pNN with 10,000 each,
+// gated until the returned func is called) on loopback.
+func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
+	t.Helper()
+	ids := make([]string, players)
+	for i := range ids {
+		ids[i] = "p0" + string(rune('1'+i))
+	}
+	local, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: players},
+		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, HandsPerLevel: 10, Players: ids, Stack: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := NewTokens(testKey, "sunday", "t1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := &gatedReporter{inner: local, open: make(chan struct{})}
+	cfg.Tournament, cfg.TableID, cfg.Reporter, cfg.Tokens = "sunday", "t1", gate, tokens
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt = &testTable{t: t, srv: srv, reporter: local, tokens: tokens, done: make(chan error, 1), ids: ids}
+	tt.http = httptest.NewServer(srv.Handler())
+	tt.url = "ws" + strings.TrimPrefix(tt.http.URL, "http") + "/ws"
+	ctx, cancel := context.WithCancel(context.Background())
+	tt.cancel = cancel
+	go func() { tt.done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		tt.http.Close()
+	})
+	var once sync.Once
+	return tt, func() { once.Do(func() { close(gate.open) }) }
+}
+
+func (tt *testTable) get(path string) (int, string) {
+	tt.t.Helper()
+	resp, err := http.Get(tt.http.URL + path)
+	if err != nil {
+		tt.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// A table process is not ready, and seats nobody, until its reporter has given it the table's
+// state (the TableWorkflow's, as of the last hand acknowledged); then it is, and /inhand says when
+// a hand is being dealt.
+func TestNotReadyUntilTheStateIsLoaded(t *testing.T) {
+	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders)})
+	if code, body := tt.get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "no state yet") {
+		t.Fatalf("readyz before the state: %d %q", code, body)
+	}
+	if code, body := tt.get("/inhand"); code != 200 || !strings.Contains(body, `"inHand":false`) {
+		t.Fatalf("inhand before the state: %d %q", code, body)
+	}
+	c := tt.dial(tt.token("p01"))
+	if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "not set up yet") {
+		t.Fatalf("a join before the state: %+v", errs)
+	}
+	open()
+	for !tt.srv.Ready() {
+		time.Sleep(time.Millisecond)
+	}
+	if code, _ := tt.get("/readyz"); code != 200 {
+		t.Fatalf("readyz once the state is loaded: %d", code)
+	}
+}
+
+// Config.Bots plays seats in the process: the bots' table deals by itself, conserving chips, and a
+// connection for a bot's seat is refused.
+func TestBotsPlayTheirSeatsAndRefuseConnections(t *testing.T) {
+	hands := make(chan int64, 100)
+	tt, open := serve(t, 3, Config{Bots: engine.PlayersFunc(checkFolders), OnHand: func(r *report.HandResult) {
+		select {
+		case hands <- r.HandNumber:
+		default:
+		}
+	}})
+	open()
+	for range 5 {
+		<-hands
+	}
+	c := tt.dial(tt.token("p02"))
+	errs, err := c.closed()
+	if len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "played by the table's own bot") {
+		t.Fatalf("a connection for a bot's seat: %+v (%v)", errs, err)
+	}
+	tt.cancel()
+	tt.wait()
+	tt.checkChips(10000)
+}
+
+// Follow answers a player who has no seat here: with the move to his new table, or, while his new
+// seat is being drawn, with a close asking him to join again in a moment (1013); a player it does
+// not know is refused as before. The same holds once the table has closed.
+func TestFollowTellsAPlayerWithoutASeatWhereHeSits(t *testing.T) {
+	var mu sync.Mutex
+	where := map[string]protocol.Move{"gone": {Table: "t2", URL: "ws://t2.example/ws", Token: "tok", Seat: 3, Reason: "break"},
+		"drawing": {}}
+	follow := func(p string) (protocol.Move, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		m, ok := where[p]
+		return m, ok
+	}
+	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders), Follow: follow})
+	open()
+	for !tt.srv.Ready() {
+		time.Sleep(time.Millisecond)
+	}
+	check := func(when string) {
+		t.Helper()
+		var m protocol.Move
+		c := tt.dial(tt.token("gone"))
+		c.next(protocol.TypeMove, &m, nil)
+		if m != where["gone"] {
+			t.Fatalf("%s: the move sent: %+v", when, m)
+		}
+		if _, err := c.closed(); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+			t.Fatalf("%s: the move's close: %v", when, err)
+		}
+		c = tt.dial(tt.token("drawing"))
+		var cl protocol.Closing
+		c.next(protocol.TypeClosing, &cl, nil)
+		if _, err := c.closed(); websocket.CloseStatus(err) != websocket.StatusTryAgainLater || !strings.Contains(cl.Reason, "being drawn") {
+			t.Fatalf("%s: a player still being moved: %q, %v", when, cl.Reason, err)
+		}
+		c = tt.dial(tt.token("stranger"))
+		if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated {
+			t.Fatalf("%s: a player with no seat anywhere: %+v", when, errs)
+		}
+	}
+	check("while the table plays")
+	tt.cancel()
+	tt.wait()
+	check("once the table has closed")
+}
