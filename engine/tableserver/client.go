@@ -125,8 +125,11 @@ type Bot struct {
 	OnFrame func(env protocol.Envelope, frame []byte)
 	// Reconnect joins again, with backoff, when the connection is lost or the table goes away
 	// (a table process restarting, a table closing while its players are moved), as a person's
-	// page does; the bot stops when a join is refused (the table has no seat for it any more).
+	// page does; the bot stops when a join is refused (the table has no seat for it any more), or
+	// after ReconnectFor without reaching the table.
 	Reconnect bool
+	// ReconnectFor bounds the time spent failing to reach the table; zero: two minutes.
+	ReconnectFor time.Duration
 }
 
 // Play joins and plays until the table closes the connection (nil for a normal close or the table
@@ -135,12 +138,25 @@ type Bot struct {
 func (b *Bot) Play(ctx context.Context) error {
 	url, token := b.URL, b.Token
 	delay, joined := 100*time.Millisecond, false
+	giveUp := b.ReconnectFor
+	if giveUp <= 0 {
+		giveUp = 2 * time.Minute
+	}
+	var failingSince time.Time
 	for {
+		was := joined
+		joined = false
 		next, err := b.playAt(ctx, url, token, &joined)
 		if next != nil {
 			url, token, delay = next.URL, next.Token, 100*time.Millisecond
 			continue
 		}
+		if joined {
+			failingSince, delay = time.Time{}, 100*time.Millisecond
+		} else if failingSince.IsZero() {
+			failingSince = time.Now()
+		}
+		joined = joined || was
 		var perr *protocol.Error
 		switch {
 		case ctx.Err() != nil:
@@ -151,6 +167,8 @@ func (b *Bot) Play(ctx context.Context) error {
 			return nil // it played here, and the table has no seat for it any more
 		case errors.As(err, &perr):
 			return err
+		case !failingSince.IsZero() && time.Since(failingSince) > giveUp:
+			return fmt.Errorf("the table could not be reached for %v: %w", giveUp, err)
 		}
 		t := time.NewTimer(delay)
 		select {
