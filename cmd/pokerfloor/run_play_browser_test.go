@@ -90,26 +90,35 @@ func TestBrowserPlayFollowsTheMove(t *testing.T) {
 	if err := chromedp.Do(page, chromedp.Navigate(m[2])); err != nil {
 		t.Fatal(err)
 	}
-	// playHand plays at the page's table until a hand he acted in has ended, and returns the path.
+	// act reads the page and, at his turn, checks when he may and folds otherwise: he never keeps
+	// the table waiting on his action clock. It reports whether he acted.
+	act := func() (pageState, bool) {
+		st, err := chromedp.Run(page, chromedp.Evaluate[pageState](readPage))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Turn || st.Cards != 2 {
+			return st, false
+		}
+		btn := `#fold-btn`
+		if st.Check {
+			btn = `#call-btn`
+		}
+		if err := chromedp.Do(page, chromedp.Click(btn)); err != nil {
+			t.Fatal(err)
+		}
+		return st, true
+	}
+	// playHand plays at the page's table until a hand he acted in has ended.
 	playHand := func(at string) pageState {
 		acted, before := false, -1
 		for {
-			st, err := chromedp.Run(page, chromedp.Evaluate[pageState](readPage))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if at == "" || st.Path == at {
+			st, did := act()
+			if st.Path == at {
 				switch {
 				case acted && st.History > before:
 					return st
-				case st.Turn && st.Cards == 2:
-					btn := `#fold-btn`
-					if st.Check {
-						btn = `#call-btn`
-					}
-					if err := chromedp.Do(page, chromedp.Click(btn)); err != nil {
-						t.Fatal(err)
-					}
+				case did:
 					acted, before = true, st.History
 				}
 			}
@@ -136,6 +145,7 @@ func TestBrowserPlayFollowsTheMove(t *testing.T) {
 			}
 		}
 	}
+	// He plays on while the director acts: the disqualifications take effect between hands.
 	var wg sync.WaitGroup
 	for _, p := range bots {
 		wg.Go(func() {
@@ -145,11 +155,8 @@ func TestBrowserPlayFollowsTheMove(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
 	for st.Path == first {
-		if st, err = chromedp.Run(page, chromedp.Evaluate[pageState](readPage)); err != nil {
-			t.Fatal(err)
-		}
+		st, _ = act()
 		if ctx.Err() != nil {
 			t.Fatalf("the page stayed at %s: %+v", first, st)
 		}
@@ -160,5 +167,6 @@ func TestBrowserPlayFollowsTheMove(t *testing.T) {
 	}
 	second := st.Path
 	st = playHand(second)
+	wg.Wait()
 	t.Logf("the page played at %s, followed the move to %s and played there (%+v)", first, second, st)
 }
