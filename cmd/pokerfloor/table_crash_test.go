@@ -83,7 +83,10 @@ func startTableProcess(t *testing.T, args ...string) *tableProcess {
 			p.mu.Lock()
 			p.all = append(p.all, sc.Text())
 			p.mu.Unlock()
-			p.lines <- sc.Text()
+			select { // all keeps every line; a reader past thousands of lines behind misses some
+			case p.lines <- sc.Text():
+			default:
+			}
 		}
 	}()
 	return p
