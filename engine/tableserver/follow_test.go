@@ -3,6 +3,7 @@ package tableserver
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -186,4 +187,115 @@ func TestFollowTellsAPlayerWithoutASeatWhereHeSits(t *testing.T) {
 	tt.cancel()
 	tt.wait()
 	check("once the table has closed")
+}
+
+// A network bot with Reconnect survives its table process restarting: the first process goes away
+// mid-game, a new one takes up the table at the same address (from the same reporter, as a new pod
+// from the TableWorkflow), and the bot joins it again by itself and plays on.
+func TestBotReconnectsToARestartedTable(t *testing.T) {
+	local, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2},
+		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, HandsPerLevel: 10, Players: []string{"p01", "p02"}, Stack: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := NewTokens(testKey, "sunday", "t1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	// start serves the table on ln until the returned func stops it, as a killed process would.
+	start := func(ln net.Listener) (stop func()) {
+		srv, err := New(Config{Tournament: "sunday", TableID: "t1", Reporter: local, Tokens: tokens,
+			Bots: engine.PlayersFunc(func(p string) engine.Decider {
+				if p == "p02" {
+					return checkFolder{}
+				}
+				return nil
+			})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewUnstartedServer(srv.Handler())
+		hs.Listener.Close()
+		hs.Listener = ln
+		hs.Start()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		return func() {
+			cancel()
+			<-done
+			hs.CloseClientConnections()
+			hs.Close()
+		}
+	}
+	stop := start(ln)
+
+	var mu sync.Mutex
+	welcomes, acts := 0, map[int]int{} // by welcome: the actions sent after it
+	changed := make(chan struct{}, 1)
+	tok, err := tokens.Issue("p01", protocol.RolePlayer, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Bot{URL: "ws://" + addr + "/ws", Token: tok, Reconnect: true, Decider: engine.Decider(deciderFunc(func(v *engine.View) engine.Decision {
+		mu.Lock()
+		acts[welcomes]++
+		mu.Unlock()
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+		return checkOrFold(v)
+	})), OnFrame: func(env protocol.Envelope, _ []byte) {
+		if env.Type == protocol.TypeWelcome {
+			mu.Lock()
+			welcomes++
+			mu.Unlock()
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	played := make(chan error, 1)
+	go func() { played <- b.Play(ctx) }()
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for {
+			mu.Lock()
+			ok := cond()
+			mu.Unlock()
+			if ok {
+				return
+			}
+			select {
+			case <-changed:
+			case <-time.After(10 * time.Millisecond):
+			case <-ctx.Done():
+				t.Fatalf("%s: welcomes %d, actions %v", what, welcomes, acts)
+			}
+		}
+	}
+	until("the bot plays at the first process", func() bool { return welcomes == 1 && acts[1] > 0 })
+	stop()
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the address %s was taken meanwhile: %v", addr, err)
+	}
+	stop = start(ln2)
+	defer stop()
+	until("the bot joins the new process by itself and plays", func() bool { return welcomes >= 2 && acts[welcomes] > 0 })
+	cancel()
+	if err := <-played; err != nil && ctx.Err() == nil {
+		t.Fatal(err)
+	}
+}
+
+type deciderFunc func(v *engine.View) engine.Decision
+
+func (f deciderFunc) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
+	return f(v), nil
 }
