@@ -21,8 +21,8 @@ type RunTable func(ctx context.Context, t HostedTable, c report.Reporter) error
 // for table pods in the local run and in tests. Creating a table that runs, or ran, does nothing;
 // deleting one that is gone does nothing.
 type LocalTableHost struct {
-	controller report.Reporter
-	run        RunTable
+	reporter report.Reporter
+	run      RunTable
 
 	mu     sync.Mutex
 	tables map[string]*localTable
@@ -37,11 +37,11 @@ type localTable struct {
 	done   chan struct{}
 }
 
-// NewLocalTableHost returns a host whose tables report through controller (NewTableReporter in
+// NewLocalTableHost returns a host whose tables report through reporter (NewTableReporter in
 // production, any report.Reporter in tests) and run with run.
-func NewLocalTableHost(controller report.Reporter, run RunTable) *LocalTableHost {
+func NewLocalTableHost(reporter report.Reporter, run RunTable) *LocalTableHost {
 	ctx, stop := context.WithCancel(context.Background())
-	return &LocalTableHost{controller: controller, run: run, tables: map[string]*localTable{}, ctx: ctx, stop: stop}
+	return &LocalTableHost{reporter: reporter, run: run, tables: map[string]*localTable{}, ctx: ctx, stop: stop}
 }
 
 // CreateTable starts the table's goroutine unless it exists.
@@ -62,7 +62,7 @@ func (h *LocalTableHost) CreateTable(_ context.Context, t HostedTable) error {
 	go func() {
 		defer h.wg.Done()
 		defer close(lt.done)
-		if err := h.run(ctx, t, h.controller); err != nil && ctx.Err() == nil {
+		if err := h.run(ctx, t, h.reporter); err != nil && ctx.Err() == nil {
 			h.mu.Lock()
 			h.errs = append(h.errs, err)
 			h.mu.Unlock()

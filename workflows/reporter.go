@@ -25,7 +25,7 @@ type TableReporter struct {
 	client client.Client
 }
 
-// NewTableReporter returns the Controller for table processes that report through c.
+// NewTableReporter returns the Reporter of table processes that report through c.
 func NewTableReporter(c client.Client) *TableReporter {
 	return &TableReporter{client: c}
 }

@@ -17,7 +17,8 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 		Short: "Play a seat over the network with a bot",
 		Long: "bot connects to a table's WebSocket (ws://HOST:PORT/ws), joins with the token and plays the\n" +
 			"seat with one of engine/bot's players, the same ones the local run seats, until the table\n" +
-			"closes the connection. A move to another table is followed.",
+			"closes the connection for good. A move to another table is followed; a lost connection or a\n" +
+			"table process restarting is joined again (--reconnect=false stops instead).",
 		Example: "  pokerfloor bot --url ws://localhost:8080/ws --token eyJhbGciOi... --strategy strength",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -35,7 +36,8 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 				rand.Read(b[:])
 				seed = binary.LittleEndian.Uint64(b[:])
 			}
-			b := &tableserver.Bot{URL: url, Token: token, Decider: bot.New(kind, seed), ClientSeed: v.GetString("bot.client-seed")}
+			b := &tableserver.Bot{URL: url, Token: token, Decider: bot.New(kind, seed), ClientSeed: v.GetString("bot.client-seed"),
+				Reconnect: v.GetBool("bot.reconnect")}
 			if err := b.Play(cmd.Context()); err != nil {
 				return fmt.Errorf("bot: %w", err)
 			}
@@ -49,5 +51,6 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 	f.String("strategy", "random", "random or strength")
 	f.Uint64("seed", 0, "the bot's seed (default: random)")
 	f.String("client-seed", "", "a client seed for the provably fair deal")
+	f.Bool("reconnect", true, "join again, with backoff, after a lost connection or a table process restarting; stop when the table refuses the seat")
 	return cmd
 }

@@ -67,6 +67,7 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.Bool("fresh", false, "start a new tournament even if the data dir holds one that was interrupted (which is discarded)")
 	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
+	addPlayFlags(f) // run_play.go
 	return cmd
 }
 
@@ -89,6 +90,8 @@ type runSettings struct {
 	// Started when that tournament started; prepareRun sets them.
 	Resume  string
 	Started time.Time
+	// Play seats a person at one seat (run_play.go).
+	Play playSettings
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -165,7 +168,8 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			return s, err
 		}
 	}
-	return s, nil
+	s.Play, err = parsePlaySettings(v, s)
+	return s, err
 }
 
 // defaultDataDir is pokerfloor/run under the user's cache folder, or a new temporary folder where

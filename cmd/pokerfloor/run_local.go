@@ -66,6 +66,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		reporter = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
 		tables = historyTables(tableLog)
 	}
+	tables = s.Play.tables(tables, tableLog) // run --play: every table served, a person at his seat
 	host := workflows.NewLocalTableHost(reporter, tables)
 	recorder, err := newRecordingHost(host, s.DataDir)
 	if err != nil {

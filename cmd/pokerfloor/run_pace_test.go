@@ -18,7 +18,7 @@ func (c *countingReporter) Report(context.Context, string, []report.HandResult) 
 
 // On a compressed clock a table deals a hand per hand-time: a report of n hands returns n
 // hand-times after the table's last one; the first report, and one of void hands only, at once.
-func TestPacedControllerDealsAtTheClocksPace(t *testing.T) {
+func TestPacedReporterDealsAtTheClocksPace(t *testing.T) {
 	const perHand = 40 * time.Millisecond
 	inner := &countingReporter{}
 	p := newPacedReporter(inner, perHand)

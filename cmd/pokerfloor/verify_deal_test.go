@@ -24,7 +24,7 @@ func playTable(t *testing.T, hands int64) string {
 	t.Helper()
 	dir := t.TempDir()
 	players := []string{"ada", "bo", "cy", "di"}
-	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 4},
+	reporter, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 4},
 		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, Players: players, Stack: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func playTable(t *testing.T, hands int64) string {
 		t.Fatal(err)
 	}
 	var srv *tableserver.Server
-	srv, err = tableserver.New(tableserver.Config{Tournament: "local", TableID: "t1", Reporter: ctrl, Tokens: tokens,
+	srv, err = tableserver.New(tableserver.Config{Tournament: "local", TableID: "t1", Reporter: reporter, Tokens: tokens,
 		HistoryDir: dir, Clock: host.NewFakeClock(time.Now()),
 		OnHand: func(r *report.HandResult) {
 			if r.HandNumber >= hands {

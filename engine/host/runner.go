@@ -70,12 +70,12 @@ type Stats struct {
 //
 // A Runner is driven by one goroutine, in Run; Stats may be read from others.
 type Runner struct {
-	id      string
-	ctrl    report.Reporter
-	players engine.Players
-	opt     Options
-	clock   Clock
-	log     *slog.Logger
+	id       string
+	reporter report.Reporter
+	players  engine.Players
+	opt      Options
+	clock    Clock
+	log      *slog.Logger
 
 	tbl   *engine.Table
 	seats [engine.MaxSeats]seatPlayer
@@ -94,10 +94,10 @@ type seatPlayer struct {
 	instant bool
 }
 
-// NewRunner returns a runner for table tableID, reporting to ctrl, with players' decisions from
+// NewRunner returns a runner for table tableID, reporting to reporter, with players' decisions from
 // players.
-func NewRunner(tableID string, ctrl report.Reporter, players engine.Players, opt Options) *Runner {
-	r := &Runner{id: tableID, ctrl: ctrl, players: players, opt: opt, clock: opt.Clock, log: opt.Logger}
+func NewRunner(tableID string, reporter report.Reporter, players engine.Players, opt Options) *Runner {
+	r := &Runner{id: tableID, reporter: reporter, players: players, opt: opt, clock: opt.Clock, log: opt.Logger}
 	if r.clock == nil {
 		r.clock = RealClock{}
 	}
@@ -167,7 +167,7 @@ func (r *Runner) Run(ctx context.Context) error {
 func (r *Runner) report(ctx context.Context) (report.State, error) {
 	delay := r.opt.Retry.Initial
 	for attempt := 1; ; attempt++ {
-		st, err := r.ctrl.Report(ctx, r.id, r.results)
+		st, err := r.reporter.Report(ctx, r.id, r.results)
 		if err == nil {
 			r.reports.Add(1)
 			r.results, r.stacks = r.results[:0], r.stacks[:0]
@@ -341,6 +341,9 @@ func (r *Runner) playHand(ctx context.Context) (bool, error) {
 			return false, nil
 		}
 		return false, fmt.Errorf("table %s: dealing hand %d: %w", r.id, t.HandNumber()+1, err)
+	}
+	if r.log.Enabled(ctx, slog.LevelDebug) { // no allocation for the arguments when it is off
+		r.log.Debug("hand dealt", "table", r.id, "hand", t.HandNumber())
 	}
 	r.observe()
 	done := ctx.Done()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -122,6 +123,13 @@ type Bot struct {
 	ClientSeed string
 	// OnFrame, if set, sees every frame received, before the bot acts on it.
 	OnFrame func(env protocol.Envelope, frame []byte)
+	// Reconnect joins again, with backoff, when the connection is lost or the table goes away
+	// (a table process restarting, a table closing while its players are moved), as a person's
+	// page does; the bot stops when a join is refused (the table has no seat for it any more), or
+	// after ReconnectFor without reaching the table.
+	Reconnect bool
+	// ReconnectFor bounds the time spent failing to reach the table; zero: two minutes.
+	ReconnectFor time.Duration
 }
 
 // Play joins and plays until the table closes the connection (nil for a normal close or the table
@@ -129,17 +137,52 @@ type Bot struct {
 // it was given.
 func (b *Bot) Play(ctx context.Context) error {
 	url, token := b.URL, b.Token
+	delay, joined := 100*time.Millisecond, false
+	giveUp := b.ReconnectFor
+	if giveUp <= 0 {
+		giveUp = 2 * time.Minute
+	}
+	var failingSince time.Time
 	for {
-		next, err := b.playAt(ctx, url, token)
-		if err != nil || next == nil {
-			return err
+		was := joined
+		joined = false
+		next, err := b.playAt(ctx, url, token, &joined)
+		if next != nil {
+			url, token, delay = next.URL, next.Token, 100*time.Millisecond
+			continue
 		}
-		url, token = next.URL, next.Token
+		if joined {
+			failingSince, delay = time.Time{}, 100*time.Millisecond
+		} else if failingSince.IsZero() {
+			failingSince = time.Now()
+		}
+		joined = joined || was
+		var perr *protocol.Error
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case !b.Reconnect:
+			return err
+		case errors.As(err, &perr) && perr.Code == protocol.CodeNotSeated && joined:
+			return nil // it played here, and the table has no seat for it any more
+		case errors.As(err, &perr):
+			return err
+		case !failingSince.IsZero() && time.Since(failingSince) > giveUp:
+			return fmt.Errorf("the table could not be reached for %v: %w", giveUp, err)
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		delay = min(2*delay, 5*time.Second)
 	}
 }
 
 // playAt plays at one table; it returns the move that ended it, if any.
-func (b *Bot) playAt(ctx context.Context, url, token string) (*protocol.Move, error) {
+func (b *Bot) playAt(ctx context.Context, url, token string, joined *bool) (*protocol.Move, error) {
 	c, err := Dial(ctx, url)
 	if err != nil {
 		return nil, err
@@ -170,6 +213,8 @@ func (b *Bot) playAt(ctx context.Context, url, token string) (*protocol.Move, er
 			b.OnFrame(env, frame)
 		}
 		switch env.Type {
+		case protocol.TypeWelcome:
+			*joined = true
 		case protocol.TypeView:
 			last = protocol.TableView{}
 			if err := json.Unmarshal(env.Data, &last); err != nil {

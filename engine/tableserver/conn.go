@@ -301,6 +301,22 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if claims.Role == protocol.RolePlayer && s.cfg.Follow != nil {
+		if p := s.players[claims.Subject]; s.stopped || p == nil || p.seat < 0 {
+			switch m, ok := s.cfg.Follow(claims.Subject); {
+			case ok && m.URL == "":
+				c.role, c.jti = claims.Role, claims.ID
+				c.send(protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: "you are being moved: your new seat is being drawn; join again in a moment"}))
+				c.closeAfter(websocket.StatusTryAgainLater, "your new seat is being drawn")
+				return nil
+			case ok && m.Table != s.cfg.TableID:
+				c.role, c.jti = claims.Role, claims.ID // joined, to be moved on at once
+				c.send(protocol.MustEncode(protocol.TypeMove, m))
+				c.closeAfter(websocketStatusNormal, "moved to table "+m.Table)
+				return nil
+			}
+		}
+	}
 	switch {
 	case !s.started:
 		return &protocol.Error{Code: protocol.CodeNotSeated, Fatal: true, Message: "the table is not set up yet: try again in a moment"}
@@ -324,6 +340,9 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 		p := s.players[claims.Subject]
 		if p == nil || p.seat < 0 {
 			return &protocol.Error{Code: protocol.CodeNotSeated, Fatal: true, Message: fmt.Sprintf("player %q has no seat at table %s", claims.Subject, s.cfg.TableID)}
+		}
+		if p.bot != nil {
+			return &protocol.Error{Code: protocol.CodeNotSeated, Fatal: true, Message: fmt.Sprintf("player %q's seat at table %s is played by the table's own bot", claims.Subject, s.cfg.TableID)}
 		}
 		if old := p.conn; old != nil {
 			old.sendError(&protocol.Error{Code: protocol.CodeReplaced, Fatal: true, Message: "you connected again from elsewhere: this connection is closed"})

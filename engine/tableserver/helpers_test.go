@@ -25,16 +25,16 @@ var epoch = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 
 // testTable is a table server on loopback with its reporter and a fake clock.
 type testTable struct {
-	t      *testing.T
-	srv    *Server
-	ctrl   *host.LocalReporter
-	clock  *host.FakeClock
-	tokens *Tokens
-	http   *httptest.Server
-	url    string
-	done   chan error
-	cancel context.CancelFunc
-	ids    []string
+	t        *testing.T
+	srv      *Server
+	reporter *host.LocalReporter
+	clock    *host.FakeClock
+	tokens   *Tokens
+	http     *httptest.Server
+	url      string
+	done     chan error
+	cancel   context.CancelFunc
+	ids      []string
 }
 
 type tableOpts struct {
@@ -60,7 +60,7 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	if o.id == "" {
 		o.id = "t1"
 	}
-	ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: o.id, Config: engine.Config{Seats: max(o.players, 2)},
+	reporter, err := host.NewLocalReporter(host.LocalConfig{TableID: o.id, Config: engine.Config{Seats: max(o.players, 2)},
 		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}, {SmallBlind: 100, BigBlind: 200}}, HandsPerLevel: 10,
 		Players: ids, Stack: o.stack})
 	if err != nil {
@@ -71,8 +71,8 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := &testTable{t: t, ctrl: ctrl, clock: clock, tokens: tokens, done: make(chan error, 1), ids: ids}
-	cfg := Config{Tournament: "sunday", TableID: o.id, Reporter: ctrl, Tokens: tokens, Clock: clock,
+	tt := &testTable{t: t, reporter: reporter, clock: clock, tokens: tokens, done: make(chan error, 1), ids: ids}
+	cfg := Config{Tournament: "sunday", TableID: o.id, Reporter: reporter, Tokens: tokens, Clock: clock,
 		ActionClock: o.clock, Grace: o.grace, HistoryDir: o.history, FramesPerSecond: o.rate, Burst: int(o.rate)}
 	if o.onHand != nil {
 		cfg.OnHand = func(r *report.HandResult) { o.onHand(tt.srv, r) }
@@ -126,11 +126,11 @@ func (tt *testTable) wait() error {
 func (tt *testTable) checkChips(stack int64) {
 	tt.t.Helper()
 	var sum int64
-	for _, s := range tt.ctrl.State().Seats {
+	for _, s := range tt.reporter.State().Seats {
 		sum += s.Stack
 	}
-	if want := int64(len(tt.ids)) * stack; sum != want || tt.ctrl.TotalChips() != want {
-		tt.t.Fatalf("chips: the seats hold %d, the table %d, it started with %d", sum, tt.ctrl.TotalChips(), want)
+	if want := int64(len(tt.ids)) * stack; sum != want || tt.reporter.TotalChips() != want {
+		tt.t.Fatalf("chips: the seats hold %d, the table %d, it started with %d", sum, tt.reporter.TotalChips(), want)
 	}
 }
 

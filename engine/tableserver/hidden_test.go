@@ -118,7 +118,7 @@ func TestRuleD5NoFrameLeaksHiddenCards(t *testing.T) {
 		<-specDone
 		<-specDone
 		tt.checkChips(10000)
-		last, _ := tt.ctrl.Hands()
+		last, _ := tt.reporter.Hands()
 		hands += int(last)
 
 		for viewer, list := range rec.frames {

@@ -88,14 +88,14 @@ func BenchmarkLoad100Tables(b *testing.B) {
 			for i := range ids {
 				ids[i] = fmt.Sprintf("%s-p%d", id, i+1)
 			}
-			ctrl, err := host.NewLocalReporter(host.LocalConfig{TableID: id, Config: engine.Config{Seats: players},
+			reporter, err := host.NewLocalReporter(host.LocalConfig{TableID: id, Config: engine.Config{Seats: players},
 				Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, Players: ids, Stack: 100000})
 			if err != nil {
 				b.Fatal(err)
 			}
 			tokens, _ := NewTokens(testKey, "load", id, nil)
 			var srv *Server
-			srv, err = New(Config{Tournament: "load", TableID: id, Reporter: ctrl, Tokens: tokens,
+			srv, err = New(Config{Tournament: "load", TableID: id, Reporter: reporter, Tokens: tokens,
 				OnHand: func(r *report.HandResult) {
 					if r.HandNumber >= hands {
 						srv.Drain()

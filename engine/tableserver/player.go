@@ -16,9 +16,10 @@ type player struct {
 	srv  *Server
 	seat int // -1 when not seated (any more)
 
-	conn   *conn // nil while disconnected
-	away   bool  // disconnected past the grace: sitting out (T5) until he is back
-	sitOut bool  // sitting out at his own request (T5)
+	bot    engine.Decider // plays the seat in this process (Config.Bots); no connection may
+	conn   *conn          // nil while disconnected
+	away   bool           // disconnected past the grace: sitting out (T5) until he is back
+	sitOut bool           // sitting out at his own request (T5)
 	bank   time.Duration
 	onTurn bool // the runner is asking him now
 	adv    queuedAdvance

@@ -50,6 +50,18 @@ type Config struct {
 	// OnHand, if set, sees each hand's result (after the server's own bookkeeping), on the table's
 	// goroutine; the result is valid during the call only.
 	OnHand func(*report.HandResult)
+	// Bots, if set, plays some seats in this process: a player for whom it gives a Decider (an
+	// engine/bot bot) is played by it and never by a connection; nil, or a nil Decider, leaves the
+	// seat to its player's connection. A simulation seats bots everywhere; the local run's --play
+	// everywhere but at one seat.
+	Bots engine.Players
+	// Follow, if set, says where a player who has left this table sits now (moved by the
+	// tournament, R3 and R4): a player who joins here without a seat, also once the table has
+	// closed, is sent that Move instead of an error, and the client follows it. A Move with no URL
+	// says the player is being moved and his new seat is not drawn yet: the connection is closed
+	// with "try again later" (1013), and the client joins again in a moment. false: the player has
+	// no seat anywhere (he is out, or unknown), and the join is refused as without Follow.
+	Follow func(player string) (protocol.Move, bool)
 }
 
 // Server is one table served over WebSocket. Run plays the table; Handler serves the connections
@@ -225,6 +237,16 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.started {
+		// The first answer is the table as of the last hand its reporter acknowledged: a hand a
+		// crashed process was dealing is void (D4), and its number is dealt again.
+		var chips int64
+		for _, ss := range st.Seats {
+			chips += ss.Stack
+		}
+		s.log.Info("state loaded", "table", s.cfg.TableID, "hand", st.HandNumber, "players", len(st.Seats),
+			"chips", chips, "directive", st.Directive.String())
+	}
 	s.started = true
 	s.waiting = st.Directive == report.Wait
 	seats := make([]report.SeatState, len(st.Seats))
@@ -235,6 +257,9 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 		seated[ss.Player] = true
 		p := s.playerLocked(ss.Player)
 		p.seat = ss.Seat
+		if s.cfg.Bots != nil && p.bot == nil {
+			p.bot = s.cfg.Bots.Decider(ss.Player)
+		}
 		if ss.State == engine.Active && (p.away || p.sitOut) {
 			ss.State = engine.SittingOut // T5: dealt in, blinds and antes posted, hand folded
 		}
@@ -264,11 +289,15 @@ func (s *Server) playerLocked(id string) *player {
 }
 
 // decider gives the runner the Decider of a seated player: his connection, whether or not he is
-// connected now.
+// connected now, or the bot that plays his seat.
 func (s *Server) decider(id string) engine.Decider {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.playerLocked(id)
+	p := s.playerLocked(id)
+	if p.bot != nil {
+		return p.bot
+	}
+	return p
 }
 
 // observe pushes the table to every connection once a hand is dealt and after every action: each
@@ -373,7 +402,7 @@ func (s *Server) observe(t *engine.Table) {
 func (s *Server) markConnected(tv *protocol.TableView) {
 	for _, p := range s.players {
 		if p.seat >= 0 && p.seat < len(tv.Seats) && tv.Seats[p.seat].Player == p.id {
-			tv.Seats[p.seat].Connected = p.conn != nil && !p.away
+			tv.Seats[p.seat].Connected = p.bot != nil || p.conn != nil && !p.away
 		}
 	}
 }

@@ -63,7 +63,7 @@ func TestNineHandedHandOverWebSocket(t *testing.T) {
 	if res.Hand != 1 || len(res.Stacks) != 9 || sum != 90000 || len(res.Won) == 0 || res.Deal == nil {
 		t.Fatalf("result %+v", res)
 	}
-	if last, _ := tt.ctrl.Hands(); last != 1 {
+	if last, _ := tt.reporter.Hands(); last != 1 {
 		t.Fatalf("the reporter acknowledged hand %d, want 1", last)
 	}
 	tt.checkChips(10000)
@@ -457,7 +457,7 @@ func TestEndpoints(t *testing.T) {
 	if err := tt.wait(); err != nil {
 		t.Fatal(err)
 	}
-	if last, _ := tt.ctrl.Hands(); last != 1 {
+	if last, _ := tt.reporter.Hands(); last != 1 {
 		t.Fatalf("the drain reported hand %d, want 1", last)
 	}
 	if _, err := me.closed(); websocket.CloseStatus(err) != websocket.StatusGoingAway && !errors.Is(err, io.EOF) {

@@ -195,23 +195,36 @@ function onMessage(ev) {
     }
     case "error":
       toast(d.message + (d.fatal ? " (disconnected)" : ""));
+      if (d.fatal) refused = true;
       break;
     case "move":
+      // Each table serves its own page beside its socket (…/ws): the page of the new table is the
+      // socket's address with http for ws and without the ws.
+      moved = true;
       toast(`You are moved to table ${d.table}: following…`);
-      location.search = `?token=${encodeURIComponent(d.token)}&ws=${encodeURIComponent(d.url)}`;
+      location.href = d.url.replace(/^ws/, "http").replace(/ws$/, "") + `?token=${encodeURIComponent(d.token)}`;
       break;
     case "closing": toast(d.reason); break;
   }
 }
 
+// The socket is beside the page (…/table/7/ws for the page …/table/7/), unless ?ws= names it.
+let moved = false, refused = false, retry = 500;
+
 function connect() {
-  const url = params.get("ws") || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+  const url = params.get("ws") || new URL("ws", location.href).href.replace(/^http/, "ws");
   ws = new WebSocket(url);
   ws.onopen = () => { $("status").textContent = "joining…"; send("join", { token }); };
-  ws.onmessage = onMessage;
+  ws.onmessage = (e) => { retry = 500; onMessage(e); };
   ws.onclose = (e) => {
     $("status").textContent = `disconnected${e.reason ? ": " + e.reason : ""}`;
     document.body.dataset.phase = "closed";
+    // A table that went away (restarting, closed while its players are moved, or drawing a new
+    // seat: 1013) is joined again; a refused join (a bad token, no seat) is final.
+    if (moved || refused || e.code === 1000) return;
+    $("status").textContent += ": reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(2 * retry, 5000);
   };
 }
 

@@ -1,0 +1,301 @@
+package tableserver
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/host"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/report"
+)
+
+// gatedReporter holds the first report until open is closed: a table process whose TableWorkflow
+// has not answered yet.
+type gatedReporter struct {
+	inner report.Reporter
+	open  chan struct{}
+}
+
+func (g *gatedReporter) Report(ctx context.Context, id string, rs []report.HandResult) (report.State, error) {
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return report.State{}, ctx.Err()
+	}
+	return g.inner.Report(ctx, id, rs)
+}
+
+// checkFolder checks when it may and folds otherwise: a table of them never ends (nobody busts),
+// so a test's table is still playing when the test looks.
+type checkFolder struct{}
+
+func (checkFolder) Instant() {}
+
+func (checkFolder) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
+	return checkOrFold(v), nil
+}
+
+func checkFolders(string) engine.Decider { return checkFolder{} }
+
+// serve runs a server of cfg (its reporter a LocalReporter of players p01..pNN with 10,000 each,
+// gated until the returned func is called) on loopback.
+func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
+	t.Helper()
+	ids := make([]string, players)
+	for i := range ids {
+		ids[i] = "p0" + string(rune('1'+i))
+	}
+	local, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: players},
+		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, HandsPerLevel: 10, Players: ids, Stack: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := NewTokens(testKey, "sunday", "t1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := &gatedReporter{inner: local, open: make(chan struct{})}
+	cfg.Tournament, cfg.TableID, cfg.Reporter, cfg.Tokens = "sunday", "t1", gate, tokens
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt = &testTable{t: t, srv: srv, reporter: local, tokens: tokens, done: make(chan error, 1), ids: ids}
+	tt.http = httptest.NewServer(srv.Handler())
+	tt.url = "ws" + strings.TrimPrefix(tt.http.URL, "http") + "/ws"
+	ctx, cancel := context.WithCancel(context.Background())
+	tt.cancel = cancel
+	go func() { tt.done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		tt.http.Close()
+	})
+	var once sync.Once
+	return tt, func() { once.Do(func() { close(gate.open) }) }
+}
+
+func (tt *testTable) get(path string) (int, string) {
+	tt.t.Helper()
+	resp, err := http.Get(tt.http.URL + path)
+	if err != nil {
+		tt.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// A table process is not ready, and seats nobody, until its reporter has given it the table's
+// state (the TableWorkflow's, as of the last hand acknowledged); then it is, and /inhand says when
+// a hand is being dealt.
+func TestNotReadyUntilTheStateIsLoaded(t *testing.T) {
+	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders)})
+	if code, body := tt.get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "no state yet") {
+		t.Fatalf("readyz before the state: %d %q", code, body)
+	}
+	if code, body := tt.get("/inhand"); code != 200 || !strings.Contains(body, `"inHand":false`) {
+		t.Fatalf("inhand before the state: %d %q", code, body)
+	}
+	c := tt.dial(tt.token("p01"))
+	if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "not set up yet") {
+		t.Fatalf("a join before the state: %+v", errs)
+	}
+	open()
+	for !tt.srv.Ready() {
+		time.Sleep(time.Millisecond)
+	}
+	if code, _ := tt.get("/readyz"); code != 200 {
+		t.Fatalf("readyz once the state is loaded: %d", code)
+	}
+}
+
+// Config.Bots plays seats in the process: the bots' table deals by itself, conserving chips, and a
+// connection for a bot's seat is refused.
+func TestBotsPlayTheirSeatsAndRefuseConnections(t *testing.T) {
+	hands := make(chan int64, 100)
+	tt, open := serve(t, 3, Config{Bots: engine.PlayersFunc(checkFolders), OnHand: func(r *report.HandResult) {
+		select {
+		case hands <- r.HandNumber:
+		default:
+		}
+	}})
+	open()
+	for range 5 {
+		<-hands
+	}
+	c := tt.dial(tt.token("p02"))
+	errs, err := c.closed()
+	if len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "played by the table's own bot") {
+		t.Fatalf("a connection for a bot's seat: %+v (%v)", errs, err)
+	}
+	tt.cancel()
+	tt.wait()
+	tt.checkChips(10000)
+}
+
+// Follow answers a player who has no seat here: with the move to his new table, or, while his new
+// seat is being drawn, with a close asking him to join again in a moment (1013); a player it does
+// not know is refused as before. The same holds once the table has closed.
+func TestFollowTellsAPlayerWithoutASeatWhereHeSits(t *testing.T) {
+	var mu sync.Mutex
+	where := map[string]protocol.Move{"gone": {Table: "t2", URL: "ws://t2.example/ws", Token: "tok", Seat: 3, Reason: "break"},
+		"drawing": {}}
+	follow := func(p string) (protocol.Move, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		m, ok := where[p]
+		return m, ok
+	}
+	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders), Follow: follow})
+	open()
+	for !tt.srv.Ready() {
+		time.Sleep(time.Millisecond)
+	}
+	check := func(when string) {
+		t.Helper()
+		var m protocol.Move
+		c := tt.dial(tt.token("gone"))
+		c.next(protocol.TypeMove, &m, nil)
+		if m != where["gone"] {
+			t.Fatalf("%s: the move sent: %+v", when, m)
+		}
+		if _, err := c.closed(); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+			t.Fatalf("%s: the move's close: %v", when, err)
+		}
+		c = tt.dial(tt.token("drawing"))
+		var cl protocol.Closing
+		c.next(protocol.TypeClosing, &cl, nil)
+		if _, err := c.closed(); websocket.CloseStatus(err) != websocket.StatusTryAgainLater || !strings.Contains(cl.Reason, "being drawn") {
+			t.Fatalf("%s: a player still being moved: %q, %v", when, cl.Reason, err)
+		}
+		c = tt.dial(tt.token("stranger"))
+		if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated {
+			t.Fatalf("%s: a player with no seat anywhere: %+v", when, errs)
+		}
+	}
+	check("while the table plays")
+	tt.cancel()
+	tt.wait()
+	check("once the table has closed")
+}
+
+// A network bot with Reconnect survives its table process restarting: the first process goes away
+// mid-game, a new one takes up the table at the same address (from the same reporter, as a new pod
+// from the TableWorkflow), and the bot joins it again by itself and plays on.
+func TestBotReconnectsToARestartedTable(t *testing.T) {
+	local, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 2},
+		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}}, HandsPerLevel: 10, Players: []string{"p01", "p02"}, Stack: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := NewTokens(testKey, "sunday", "t1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	// start serves the table on ln until the returned func stops it, as a killed process would.
+	start := func(ln net.Listener) (stop func()) {
+		srv, err := New(Config{Tournament: "sunday", TableID: "t1", Reporter: local, Tokens: tokens,
+			Bots: engine.PlayersFunc(func(p string) engine.Decider {
+				if p == "p02" {
+					return checkFolder{}
+				}
+				return nil
+			})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewUnstartedServer(srv.Handler())
+		hs.Listener.Close()
+		hs.Listener = ln
+		hs.Start()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		return func() {
+			cancel()
+			<-done
+			hs.CloseClientConnections()
+			hs.Close()
+		}
+	}
+	stop := start(ln)
+
+	var mu sync.Mutex
+	welcomes, acts := 0, map[int]int{} // by welcome: the actions sent after it
+	changed := make(chan struct{}, 1)
+	tok, err := tokens.Issue("p01", protocol.RolePlayer, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Bot{URL: "ws://" + addr + "/ws", Token: tok, Reconnect: true, Decider: engine.Decider(deciderFunc(func(v *engine.View) engine.Decision {
+		mu.Lock()
+		acts[welcomes]++
+		mu.Unlock()
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+		return checkOrFold(v)
+	})), OnFrame: func(env protocol.Envelope, _ []byte) {
+		if env.Type == protocol.TypeWelcome {
+			mu.Lock()
+			welcomes++
+			mu.Unlock()
+		}
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	played := make(chan error, 1)
+	go func() { played <- b.Play(ctx) }()
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for {
+			mu.Lock()
+			ok := cond()
+			mu.Unlock()
+			if ok {
+				return
+			}
+			select {
+			case <-changed:
+			case <-time.After(10 * time.Millisecond):
+			case <-ctx.Done():
+				t.Fatalf("%s: welcomes %d, actions %v", what, welcomes, acts)
+			}
+		}
+	}
+	until("the bot plays at the first process", func() bool { return welcomes == 1 && acts[1] > 0 })
+	stop()
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("the address %s was taken meanwhile: %v", addr, err)
+	}
+	stop = start(ln2)
+	defer stop()
+	until("the bot joins the new process by itself and plays", func() bool { return welcomes >= 2 && acts[welcomes] > 0 })
+	cancel()
+	if err := <-played; err != nil && ctx.Err() == nil {
+		t.Fatal(err)
+	}
+}
+
+type deciderFunc func(v *engine.View) engine.Decision
+
+func (f deciderFunc) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
+	return f(v), nil
+}
