@@ -353,6 +353,41 @@ func TestAppendValuesAppends(t *testing.T) {
 	}
 }
 
+// AppendValues takes four hands an iteration and the rest one at a time: every length from 0 to
+// 12, at every offset of a list where flushes come often (one hand in three is made a flush), agrees
+// with Hand.Value, so that each hand's place in the loop, flush or not, is checked.
+func TestAppendValuesEveryLength(t *testing.T) {
+	hands := randomSevens(48, 7)
+	flush := [][7]Card{
+		[7]Card(MustParseCards("2h5h9hJhKh3c4d")), [7]Card(MustParseCards("AsKsQsJsTs9s8s")),
+		[7]Card(MustParseCards("7c7d7h2c5c9cQc")), [7]Card(MustParseCards("Ad2d3d4d5d6h7h")),
+	}
+	for i := 0; i < len(hands); i += 3 {
+		hands[i] = flush[i/3%len(flush)]
+	}
+	var flushes int
+	for from := range len(hands) - 12 {
+		for n := 0; n <= 12; n++ {
+			got := AppendValues(nil, hands[from:from+n])
+			if len(got) != n {
+				t.Fatalf("AppendValues of %d hands gave %d Values", n, len(got))
+			}
+			for i, v := range got {
+				h := hands[from+i]
+				if want := NewHand(h[:]...).Value(); v != want {
+					t.Errorf("hand %d of %d from %d, %s: AppendValues %v, Hand.Value %v", i, n, from, CardsString(h[:]), v, want)
+				}
+				if v.Category() >= Flush {
+					flushes++
+				}
+			}
+		}
+	}
+	if flushes == 0 {
+		t.Error("no flush was evaluated")
+	}
+}
+
 // rule S1: the order of the categories and within them, the wheel lowest.
 func TestRuleS1Ordering(t *testing.T) {
 	// Each hand beats the next.

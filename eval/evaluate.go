@@ -31,7 +31,8 @@ const (
 	// each suit, a byte a suit, seven for each card: five cards of a suit (35) are the fewest that set
 	// bit 5 of its byte, and seven (49) stay inside it. So the flush test is one mask that fits an
 	// instruction's 32-bit immediate, with no bias to add first (a count of one per card would need
-	// one), and the zero Hand is an empty hand.
+	// one), and the zero Hand is an empty hand. (The sum in the low half would spare a shift but
+	// need a 64-bit mask, loaded into a register at each test: measured no faster on either path.)
 	handSumShift  = 32
 	handSuitStep  = 7
 	handSuitOnes  = 0x01010101
@@ -149,11 +150,7 @@ func (h Hand) Value() Value {
 	if h.key&handFlushBits == 0 {
 		return rankValue(h.rankSum())
 	}
-	// The flagged byte names the flush suit, whose ranks are the set's 16-bit lane 2*8*suit. The
-	// flags are read again shifted down, not reused, so that the test above compiles to a single
-	// TEST of an immediate.
-	lane := uint(bits.TrailingZeros64(h.key>>handFlushBit0&handSuitOnes)) * 2
-	return Value(laneKeys[h.set>>lane&0x1fff] >> laneFlushShift)
+	return flushLaneValue(h.key, h.set)
 }
 
 // rankSum is the sum of the rank keys of h's cards.
@@ -167,25 +164,73 @@ func (h Hand) rankSum() uint32 { return uint32(h.key >> handSumShift) }
 func AppendValues(dst []Value, hands [][7]Card) []Value {
 	n := len(dst)
 	dst = slices.Grow(dst, len(hands))[:n+len(hands)]
-	out := dst[n:]
-	for i := range hands {
-		c := &hands[i]
-		k := cardKeys[c[0]] + cardKeys[c[1]] + cardKeys[c[2]] + cardKeys[c[3]] + cardKeys[c[4]] +
-			cardKeys[c[5]] + cardKeys[c[6]]
-		if k&handFlushBits != 0 {
-			out[i] = flushValue(c)
-			continue
+	out := dst[n:][:len(hands)]
+	// Four hands an iteration, their keys first: measured 7% faster than one at a time (fewer jumps
+	// and loop tests a hand; the four keys' loads overlap). So written (i < len-3, then i to i+3),
+	// the compiler can drop every bounds check of hands and out.
+	i := 0
+	for ; i < len(hands)-3; i += 4 {
+		c0, c1, c2, c3 := &hands[i], &hands[i+1], &hands[i+2], &hands[i+3]
+		k0, k1, k2, k3 := sevenKey(c0), sevenKey(c1), sevenKey(c2), sevenKey(c3)
+		if k0&handFlushBits == 0 {
+			out[i] = rankValue(uint32(k0 >> handSumShift))
+		} else {
+			out[i] = flushValue(k0, c0)
 		}
-		out[i] = rankValue(uint32(k >> handSumShift))
+		if k1&handFlushBits == 0 {
+			out[i+1] = rankValue(uint32(k1 >> handSumShift))
+		} else {
+			out[i+1] = flushValue(k1, c1)
+		}
+		if k2&handFlushBits == 0 {
+			out[i+2] = rankValue(uint32(k2 >> handSumShift))
+		} else {
+			out[i+2] = flushValue(k2, c2)
+		}
+		if k3&handFlushBits == 0 {
+			out[i+3] = rankValue(uint32(k3 >> handSumShift))
+		} else {
+			out[i+3] = flushValue(k3, c3)
+		}
+	}
+	for ; i < len(hands); i++ {
+		out[i] = sevenValue(sevenKey(&hands[i]), &hands[i])
 	}
 	return dst
 }
 
-// flushValue is the Value of seven cards that hold a flush: AppendValues's rare path, kept out of
-// its loop.
+// sevenKey is the Hand key of seven cards.
+func sevenKey(c *[7]Card) uint64 {
+	return cardKeys[c[0]] + cardKeys[c[1]] + cardKeys[c[2]] + cardKeys[c[3]] + cardKeys[c[4]] +
+		cardKeys[c[5]] + cardKeys[c[6]]
+}
+
+// sevenValue is the Value of seven cards c whose key is k.
+func sevenValue(k uint64, c *[7]Card) Value {
+	if k&handFlushBits != 0 {
+		return flushValue(k, c)
+	}
+	return rankValue(uint32(k >> handSumShift))
+}
+
+// flushValue is the Value of seven cards, with key k, that hold a flush: AppendValues's rare path,
+// kept out of its loop. It builds the card set only here, from shifts (measured faster than a
+// table of card bits, and than NewHand's loop).
 //
 //go:noinline
-func flushValue(c *[7]Card) Value { return NewHand(c[:]...).Value() }
+func flushValue(k uint64, c *[7]Card) Value {
+	set := CardSet(1)<<(c[0]&63) | CardSet(1)<<(c[1]&63) | CardSet(1)<<(c[2]&63) | CardSet(1)<<(c[3]&63) |
+		CardSet(1)<<(c[4]&63) | CardSet(1)<<(c[5]&63) | CardSet(1)<<(c[6]&63)
+	return flushLaneValue(k, set)
+}
+
+// flushLaneValue is the Value of the flush in set, whose key k flags the flush's suit: the flagged
+// byte names the suit, whose ranks are the set's 16-bit lane 2*8*suit. The flags are read again
+// shifted down, not reused from the flush test, so that the test compiles to a single TEST.
+func flushLaneValue(k uint64, set CardSet) Value {
+	lane := uint(bits.TrailingZeros64(k>>handFlushBit0&handSuitOnes)) * 2
+	return Value(laneKeys[set>>lane&0x1fff] >> laneFlushShift)
+}
 
 // flushDrawn reports whether h holds four or more cards of one suit, so that one more card could
 // make a flush.
