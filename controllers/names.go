@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
-
 )
 
 // The labels and annotations the manager writes. Names of the workflows' IDs are made and read
