@@ -42,6 +42,7 @@ func tablePod(cfg Config, table *pokerv1.Table, tournament *pokerv1.Tournament) 
 		Image:           cfg.TableImage,
 		Command:         cfg.TableCommand,
 		Args:            []string{"table"},
+		Env:             env,
 		Ports:           []corev1.ContainerPort{{Name: "http", ContainerPort: cfg.TablePort, Protocol: corev1.ProtocolTCP}},
 		ReadinessProbe:  probe("/readyz"),
 		LivenessProbe:   probe("/healthz"),

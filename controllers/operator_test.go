@@ -1,0 +1,452 @@
+package controllers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"log/slog"
+
+	"github.com/go-logr/logr"
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows"
+	"go.temporal.io/api/enums/v1"
+	temporal "go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/server/temporaltest"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+// The real deadlines of the operator tests: each many times what the step takes here, so that they
+// hold on a machine five times slower and busy with other builds.
+const (
+	stepDeadline   = 3 * time.Minute
+	finishDeadline = 10 * time.Minute
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// pokerfloorBinary builds cmd/pokerfloor once per test run and returns the folder holding it.
+func pokerfloorBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "pokerfloor-bin-"); binErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "pokerfloor"), "../cmd/pokerfloor").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build ../cmd/pokerfloor: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binDir
+}
+
+// operator is a whole platform on one machine: a real kube-apiserver and etcd with the CRDs, a
+// real Temporal server, the manager's reconcilers, the worker with the Kubernetes TableHost, and
+// the local kubelet running each table Pod's `pokerfloor table`.
+type operator struct {
+	api      *apiServer
+	temporal temporal.Client
+	kubelet  *localKubelet
+	cfg      Config
+}
+
+func startOperator(t *testing.T, ctx context.Context) *operator {
+	t.Helper()
+	ctrl.SetLogger(logr.FromSlogHandler(slog.DiscardHandler))
+	bin := pokerfloorBinary(t)
+	s := startAPIServer(t)
+	ts := temporaltest.NewServer(temporaltest.WithT(t),
+		temporaltest.WithBaseClientOptions(temporal.Options{Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))}))
+	tc := ts.GetDefaultClient()
+
+	if err := s.client.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: DefaultKeySecret, Namespace: testNamespace},
+		Data: map[string][]byte{"key": []byte("a test key of at least thirty-two bytes, for tokens")}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{TemporalAddress: ts.GetFrontendHostPort(), TemporalNamespace: ts.GetDefaultNamespace(),
+		TablePort: int32(freePort(t)), PollInterval: 500 * time.Millisecond}.WithDefaults()
+
+	mgr, err := ctrl.NewManager(s.env.Config, ctrl.Options{Scheme: s.scheme, Metrics: metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0", Controller: ctrlconfig.Controller{SkipNameValidation: new(true)}}) // a manager a test
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SetupReconcilers(mgr, cfg, tc); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorker(tc, s.client, "")
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	k := newLocalKubelet(t, s.client, testNamespace, bin)
+	runCtx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := mgr.Start(runCtx); err != nil {
+			t.Errorf("manager: %v", err)
+		}
+	}()
+	go func() { defer wg.Done(); k.run(runCtx) }()
+	t.Cleanup(func() {
+		stop()
+		wg.Wait()
+		w.Stop()
+		if t.Failed() {
+			k.dumpLogs()
+		}
+	})
+	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg}
+}
+
+// freePort is a TCP port free on the loopback network now.
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// waitFor polls check every 100 ms until it returns nil or the deadline passes.
+func waitFor(t *testing.T, what string, deadline time.Duration, check func() error) {
+	t.Helper()
+	end := time.Now().Add(deadline)
+	for {
+		err := check()
+		if err == nil {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s: not after %v: %v", what, deadline, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func simulationTournament(name string, players int) *pokerv1.Tournament {
+	t := &pokerv1.Tournament{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace, Annotations: map[string]string{SimulationAnnotation: "true"}},
+		Spec: pokerv1.TournamentSpec{
+			Currency: "EUR", BuyInCents: 1100, FeeCents: 100, TableSize: 9,
+			Structure: pokerv1.BlindStructure{Name: pokerv1.StructureTurbo},
+			Payouts:   &pokerv1.Payouts{SharesBasisPoints: []int32{5000, 3000, 2000}},
+			// The bots take a little time over each action, so that the test catches hands in
+			// progress; the env reaches the Pods through the tournament's overrides.
+			TablePods: &pokerv1.TablePodOverrides{Template: &pokerv1.TablePodTemplate{
+				Env: []pokerv1.EnvVar{{Name: "POKERFLOOR_TABLE_BOT_THINK", Value: "5ms"}}}},
+		},
+	}
+	for i := 1; i <= players; i++ {
+		t.Spec.Players = append(t.Spec.Players, fmt.Sprintf("p%02d", i))
+	}
+	return t
+}
+
+func (o *operator) tables(ctx context.Context, tournament string) ([]pokerv1.Table, error) {
+	var l pokerv1.TableList
+	err := o.api.client.List(ctx, &l, client.InNamespace(testNamespace), client.MatchingLabels{TournamentLabel: tournament})
+	return l.Items, err
+}
+
+// inHand asks a table Pod's process, at its address, whether it deals a hand, and which.
+func (o *operator) inHand(pod *corev1.Pod) (bool, int64) {
+	resp, err := http.Get("http://" + net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(int(o.cfg.TablePort))) + "/inhand")
+	if err != nil {
+		return false, 0
+	}
+	defer resp.Body.Close()
+	var body struct {
+		InHand bool
+		Hand   int64
+	}
+	return json.NewDecoder(resp.Body).Decode(&body) == nil && body.InHand, body.Hand
+}
+
+// TestOperatorPlaysATournament applies an 18-player simulation and follows it to the end: the
+// workflow starts, Tables with their Pods and Services appear, each Pod's own command, args and env
+// run the table process, a pause through the spec stops every table, a Pod deleted in the middle of
+// a hand is replaced and no chip is lost, and the status mirrors the result.
+func TestOperatorPlaysATournament(t *testing.T) {
+	ctx := testContext(t)
+	o := startOperator(t, ctx)
+	c := o.api.client
+	tm := simulationTournament("sim18", 18)
+	if err := c.Create(ctx, tm); err != nil {
+		t.Fatal(err)
+	}
+	key := client.ObjectKeyFromObject(tm)
+	get := func() *pokerv1.Tournament {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, key, &got); err != nil {
+			t.Fatal(err)
+		}
+		return &got
+	}
+
+	// The workflow starts, keyed by the object's UID, and two tables of nine appear, each with its
+	// Pod and Service, owned in a chain up to the Tournament; their processes get ready.
+	var id string
+	waitFor(t, "the tournament's workflow running", stepDeadline, func() error {
+		got := get()
+		if got.Status.WorkflowID == "" || got.Status.Phase != pokerv1.TournamentRunning {
+			return fmt.Errorf("status %+v", got.Status)
+		}
+		id = got.Status.WorkflowID
+		return nil
+	})
+	if want := testNamespace + "/sim18/" + string(get().UID); id != want {
+		t.Errorf("workflow ID %q, want %q", id, want)
+	}
+	waitFor(t, "two Tables with ready Pods and a Service each", stepDeadline, func() error {
+		tables, err := o.tables(ctx, "sim18")
+		if err != nil || len(tables) != 2 {
+			return fmt.Errorf("%d tables (%v)", len(tables), err)
+		}
+		for _, tb := range tables {
+			if !metav1.IsControlledBy(&tb, get()) {
+				return fmt.Errorf("table %s is not controlled by its Tournament", tb.Name)
+			}
+			var pod corev1.Pod
+			var svc corev1.Service
+			if err := c.Get(ctx, client.ObjectKeyFromObject(&tb), &pod); err != nil {
+				return err
+			}
+			if err := c.Get(ctx, client.ObjectKeyFromObject(&tb), &svc); err != nil {
+				return err
+			}
+			if !metav1.IsControlledBy(&pod, &tb) || !metav1.IsControlledBy(&svc, &tb) {
+				return fmt.Errorf("pod or service of %s not controlled by it", tb.Name)
+			}
+			if !meta.IsStatusConditionTrue(tb.Status.Conditions, pokerv1.TablePodReady) || tb.Status.Phase != pokerv1.TableReady {
+				return fmt.Errorf("table %s: phase %s, conditions %+v", tb.Name, tb.Status.Phase, tb.Status.Conditions)
+			}
+		}
+		return nil
+	})
+
+	// Paused through the spec: the workflow's clock stops and every table stops after its hand.
+	setPausedSpec(t, ctx, c, key, true)
+	waitFor(t, "the tournament paused", stepDeadline, func() error {
+		got := get()
+		p, err := workflows.GetTournament(o.temporal, id).Progress(ctx)
+		if err != nil || !p.Paused || got.Status.Phase != pokerv1.TournamentPaused {
+			return fmt.Errorf("progress %+v (%v), phase %s", p, err, got.Status.Phase)
+		}
+		return nil
+	})
+	waitFor(t, "every table between hands", stepDeadline, func() error {
+		return o.eachPod(ctx, "sim18", func(pod *corev1.Pod) error {
+			if in, hand := o.inHand(pod); in {
+				return fmt.Errorf("%s is in hand %d", pod.Name, hand)
+			}
+			return nil
+		})
+	})
+	p1, err := workflows.GetTournament(o.temporal, id).Progress(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if p2, err := workflows.GetTournament(o.temporal, id).Progress(ctx); err != nil || p2.HandsPlayed != p1.HandsPlayed {
+		t.Errorf("paused, yet hands played went from %d to %d (%v)", p1.HandsPlayed, p2.HandsPlayed, err)
+	}
+	setPausedSpec(t, ctx, c, key, false)
+
+	// A Pod deleted in the middle of a hand: its process dies with the hand (void, D4), a new Pod
+	// takes the table over from its workflow.
+	var victim corev1.Pod
+	var victimHand int64
+	waitFor(t, "a table Pod in the middle of a hand", stepDeadline, func() error {
+		return o.eachPod(ctx, "sim18", func(pod *corev1.Pod) error {
+			if in, hand := o.inHand(pod); victim.UID == "" && in {
+				victim, victimHand = *pod, hand
+			}
+			if victim.UID == "" {
+				return fmt.Errorf("no hand in progress yet")
+			}
+			return nil
+		})
+	})
+	if err := c.Delete(ctx, &victim); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a new Pod for "+victim.Name, stepDeadline, func() error {
+		var pod corev1.Pod
+		if err := c.Get(ctx, client.ObjectKeyFromObject(&victim), &pod); apierrors.IsNotFound(err) {
+			var tb pokerv1.Table
+			if err := c.Get(ctx, client.ObjectKeyFromObject(&victim), &tb); apierrors.IsNotFound(err) {
+				return nil // the table broke meanwhile: its players moved on
+			}
+			return fmt.Errorf("no pod yet")
+		} else if err != nil {
+			return err
+		}
+		if pod.UID == victim.UID {
+			return fmt.Errorf("still the old pod")
+		}
+		// The new process takes the table up as of the last hand its workflow acknowledged: the
+		// hand the killed one was dealing is not among them (void, D4), and is dealt again.
+		m := stateLoaded.FindStringSubmatch(o.kubelet.logOf(&pod))
+		if m == nil {
+			return fmt.Errorf("the new pod's process has not loaded the table yet")
+		}
+		if loaded, _ := strconv.ParseInt(m[1], 10, 64); loaded >= victimHand {
+			t.Errorf("the new process loaded the table as of hand %d; the killed one was dealing hand %d, which must be void", loaded, victimHand)
+		}
+		t.Logf("pod %s deleted in hand %d; its replacement loaded the table as of hand %s", victim.Name, victimHand, m[1])
+		return nil
+	})
+
+	// To the end: the status says what the workflow's result says, and no chip count failed.
+	waitFor(t, "the tournament finished", finishDeadline, func() error {
+		if got := get(); got.Status.Phase != pokerv1.TournamentFinished {
+			return fmt.Errorf("phase %s, %d left, level %d", got.Status.Phase, got.Status.PlayersLeft, got.Status.Level)
+		}
+		return nil
+	})
+	res, err := workflows.GetTournament(o.temporal, id).Result(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ChipErrors) > 0 {
+		t.Errorf("chip counts failed: %v", res.ChipErrors)
+	}
+	if len(res.Places) != 18 {
+		t.Errorf("%d places, want 18", len(res.Places))
+	}
+	got := get()
+	s := got.Status
+	if s.PrizePoolCents != 18*1000 || s.Entries != 18 || s.PlacesPaid != 3 || s.FinishedAt == nil || s.ObservedGeneration != got.Generation {
+		t.Errorf("status %+v, want a pool of 18,000 cents, 18 entries, 3 paid, finishedAt, observedGeneration %d", s, got.Generation)
+	}
+	if len(s.Standings) == 0 || s.Standings[0].Player != res.Places[0].Player || s.Standings[0].PrizeCents != 9000 {
+		t.Errorf("standings %+v, want %s first with 9,000 cents", s.Standings, res.Places[0].Player)
+	}
+	if cond := meta.FindStatusCondition(s.Conditions, pokerv1.TournamentWorkflowRunning); cond == nil || cond.Reason != "Finished" {
+		t.Errorf("WorkflowRunning condition %+v, want reason Finished", cond)
+	}
+	var pdb policyv1.PodDisruptionBudget
+	if err := c.Get(ctx, client.ObjectKey{Namespace: testNamespace, Name: tablesPDBName("sim18")}, &pdb); err != nil {
+		t.Errorf("the tournament's PodDisruptionBudget: %v", err)
+	}
+}
+
+// TestOperatorDeleteEndsTheWorkflow: deleting a running Tournament ends its workflow and its
+// tables' workflows before the object goes.
+func TestOperatorDeleteEndsTheWorkflow(t *testing.T) {
+	ctx := testContext(t)
+	o := startOperator(t, ctx)
+	c := o.api.client
+	tm := simulationTournament("doomed", 18)
+	tm.Spec.TablePods.Template.Env[0].Value = "50ms" // slow: it must still run when deleted
+	if err := c.Create(ctx, tm); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	var tableIDs []string
+	waitFor(t, "the tournament running with its tables", stepDeadline, func() error {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, client.ObjectKeyFromObject(tm), &got); err != nil {
+			return err
+		}
+		tables, err := o.tables(ctx, "doomed")
+		if err != nil || got.Status.Phase != pokerv1.TournamentRunning || len(tables) == 0 {
+			return fmt.Errorf("phase %s, %d tables (%v)", got.Status.Phase, len(tables), err)
+		}
+		id, tableIDs = got.Status.WorkflowID, nil
+		for _, tb := range tables {
+			tableIDs = append(tableIDs, tb.Annotations[TableIDAnnotation])
+		}
+		return nil
+	})
+	if err := c.Delete(ctx, tm); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the Tournament gone", stepDeadline, func() error {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, client.ObjectKeyFromObject(tm), &got); !apierrors.IsNotFound(err) {
+			return fmt.Errorf("still there (%v), finalizers %v", err, got.Finalizers)
+		}
+		return nil
+	})
+	for _, wid := range append([]string{id}, tableIDs...) {
+		d, err := o.temporal.DescribeWorkflowExecution(ctx, wid, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := d.GetWorkflowExecutionInfo().GetStatus(); st != enums.WORKFLOW_EXECUTION_STATUS_TERMINATED {
+			t.Errorf("workflow %s is %v after its Tournament was deleted, want terminated", wid, st)
+		}
+	}
+}
+
+var stateLoaded = regexp.MustCompile(`msg="state loaded" .*\bhand=(\d+)`)
+
+func setPausedSpec(t *testing.T, ctx context.Context, c client.Client, key client.ObjectKey, paused bool) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("spec.paused=%t written", paused), stepDeadline, func() error {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, key, &got); err != nil {
+			return err
+		}
+		got.Spec.Paused = paused
+		return c.Update(ctx, &got)
+	})
+}
+
+// eachPod calls f for each table Pod of the tournament that runs with an address.
+func (o *operator) eachPod(ctx context.Context, tournament string, f func(*corev1.Pod) error) error {
+	var pods corev1.PodList
+	if err := o.api.client.List(ctx, &pods, client.InNamespace(testNamespace), client.MatchingLabels{TournamentLabel: tournament}); err != nil {
+		return err
+	}
+	if len(pods.Items) == 0 {
+		return fmt.Errorf("no pods")
+	}
+	for i := range pods.Items {
+		if pods.Items[i].Status.PodIP == "" {
+			return fmt.Errorf("pod %s has no address yet", pods.Items[i].Name)
+		}
+		if err := f(&pods.Items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
