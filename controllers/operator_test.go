@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,14 +25,17 @@ import (
 	temporal "go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/temporaltest"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
@@ -84,7 +88,9 @@ type operator struct {
 	cfg      Config
 }
 
-func startOperator(t *testing.T, ctx context.Context) *operator {
+// startOperator starts it all; asProcesses runs the manager and the worker as `pokerfloor manager`
+// and `pokerfloor worker` processes with the generated RBAC role, instead of in the test.
+func startOperator(t *testing.T, ctx context.Context, asProcesses bool) *operator {
 	t.Helper()
 	ctrl.SetLogger(logr.FromSlogHandler(slog.DiscardHandler))
 	bin := pokerfloorBinary(t)
@@ -100,6 +106,29 @@ func startOperator(t *testing.T, ctx context.Context) *operator {
 	cfg := Config{TemporalAddress: ts.GetFrontendHostPort(), TemporalNamespace: ts.GetDefaultNamespace(),
 		TablePort: int32(freePort(t)), PollInterval: 500 * time.Millisecond}.WithDefaults()
 
+	var stopPlatform func()
+	if asProcesses {
+		stopPlatform = startCommands(t, ctx, s, bin, cfg)
+	} else {
+		stopPlatform = startInProcess(t, s, cfg, tc)
+	}
+	k := newLocalKubelet(t, s.client, testNamespace, bin)
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); k.run(runCtx) }()
+	t.Cleanup(func() {
+		stopPlatform()
+		stop()
+		<-done
+		if t.Failed() {
+			k.dumpLogs()
+		}
+	})
+	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg}
+}
+
+// startInProcess runs the reconcilers and the worker in the test process.
+func startInProcess(t *testing.T, s *apiServer, cfg Config, tc temporal.Client) (stop func()) {
 	mgr, err := ctrl.NewManager(s.env.Config, ctrl.Options{Scheme: s.scheme, Metrics: metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0", Controller: ctrlconfig.Controller{SkipNameValidation: new(true)}}) // a manager a test
 	if err != nil {
@@ -112,26 +141,93 @@ func startOperator(t *testing.T, ctx context.Context) *operator {
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
-	k := newLocalKubelet(t, s.client, testNamespace, bin)
-	runCtx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		defer wg.Done()
-		if err := mgr.Start(runCtx); err != nil {
+		defer close(done)
+		if err := mgr.Start(ctx); err != nil {
 			t.Errorf("manager: %v", err)
 		}
 	}()
-	go func() { defer wg.Done(); k.run(runCtx) }()
-	t.Cleanup(func() {
-		stop()
-		wg.Wait()
-		w.Stop()
-		if t.Failed() {
-			k.dumpLogs()
+	return func() { cancel(); <-done; w.Stop() }
+}
+
+// startCommands runs `pokerfloor manager` and `pokerfloor worker` as the user pokerfloor-manager,
+// bound to config/rbac's generated ClusterRole and nothing else, and waits for both to be ready.
+func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, cfg Config) (stop func()) {
+	installManifests(t, ctx, s, filepath.Join("..", "config", "rbac", "role.yaml"))
+	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "pokerfloor-manager"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "pokerfloor-manager"},
+		Subjects: []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: "pokerfloor-manager"}}}
+	if err := s.client.Create(ctx, crb); err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.env.AddUser(envtest.User{Name: "pokerfloor-manager"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc, err := u.KubeConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(kubeconfig, kc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	managerHealth := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
+	workerHealth := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
+	start := func(name string, env ...string) *exec.Cmd {
+		cmd := exec.Command(filepath.Join(bin, "pokerfloor"), name)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := os.Create(filepath.Join(dir, name+".log"))
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	// Settings through the environment, as a Deployment would give them.
+	manager := start("manager", "POKERFLOOR_MANAGER_KUBECONFIG="+kubeconfig,
+		"POKERFLOOR_MANAGER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_MANAGER_NAMESPACE="+cfg.TemporalNamespace,
+		"POKERFLOOR_MANAGER_TABLE_PORT="+strconv.Itoa(int(cfg.TablePort)), "POKERFLOOR_MANAGER_POLL_INTERVAL="+cfg.PollInterval.String(),
+		"POKERFLOOR_MANAGER_HEALTH_ADDRESS="+managerHealth, "POKERFLOOR_MANAGER_METRICS_ADDRESS=0",
+		"POKERFLOOR_MANAGER_LEADER_ELECT=true", "POKERFLOOR_MANAGER_LEADER_ELECTION_NAMESPACE="+testNamespace)
+	worker := start("worker", "POKERFLOOR_WORKER_KUBECONFIG="+kubeconfig,
+		"POKERFLOOR_WORKER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_WORKER_NAMESPACE="+cfg.TemporalNamespace,
+		"POKERFLOOR_WORKER_HEALTH_ADDRESS="+workerHealth)
+	stop = func() {
+		for _, c := range []*exec.Cmd{manager, worker} {
+			_ = c.Process.Signal(syscall.SIGTERM)
+			_ = c.Wait()
+		}
+		if t.Failed() {
+			for _, name := range []string{"manager", "worker"} {
+				b, _ := os.ReadFile(filepath.Join(dir, name+".log"))
+				if len(b) > 4000 {
+					b = b[len(b)-4000:]
+				}
+				t.Logf("%s's log:\n%s", name, b)
+			}
+		}
+	}
+	for name, addr := range map[string]string{"manager": managerHealth, "worker": workerHealth} {
+		waitFor(t, name+" ready", stepDeadline, func() error {
+			resp, err := http.Get("http://" + addr + "/readyz")
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("/readyz: %s", resp.Status)
+			}
+			return nil
+		})
+	}
+	return stop
 }
 
 // freePort is a TCP port free on the loopback network now.
@@ -205,7 +301,7 @@ func (o *operator) inHand(pod *corev1.Pod) (bool, int64) {
 // a hand is replaced and no chip is lost, and the status mirrors the result.
 func TestOperatorPlaysATournament(t *testing.T) {
 	ctx := testContext(t)
-	o := startOperator(t, ctx)
+	o := startOperator(t, ctx, false)
 	c := o.api.client
 	tm := simulationTournament("sim18", 18)
 	if err := c.Create(ctx, tm); err != nil {
@@ -372,7 +468,7 @@ func TestOperatorPlaysATournament(t *testing.T) {
 // tables' workflows before the object goes.
 func TestOperatorDeleteEndsTheWorkflow(t *testing.T) {
 	ctx := testContext(t)
-	o := startOperator(t, ctx)
+	o := startOperator(t, ctx, false)
 	c := o.api.client
 	tm := simulationTournament("doomed", 18)
 	tm.Spec.TablePods.Template.Env[0].Value = "50ms" // slow: it must still run when deleted
@@ -418,6 +514,34 @@ func TestOperatorDeleteEndsTheWorkflow(t *testing.T) {
 }
 
 var stateLoaded = regexp.MustCompile(`msg="state loaded" .*\bhand=(\d+)`)
+
+// TestOperatorCommands plays a 6-player simulation to the end with the manager and the worker as
+// the `pokerfloor manager` and `pokerfloor worker` processes, configured by POKERFLOOR_* as a
+// Deployment would, holding only the generated role's rights, the manager leading through a Lease.
+func TestOperatorCommands(t *testing.T) {
+	ctx := testContext(t)
+	o := startOperator(t, ctx, true)
+	c := o.api.client
+	tm := simulationTournament("six", 6)
+	if err := c.Create(ctx, tm); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the tournament finished", finishDeadline, func() error {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, client.ObjectKeyFromObject(tm), &got); err != nil {
+			return err
+		}
+		if got.Status.Phase != pokerv1.TournamentFinished || got.Status.Entries != 6 || len(got.Status.Standings) == 0 {
+			return fmt.Errorf("status %+v", got.Status)
+		}
+		return nil
+	})
+	var lease coordinationv1.Lease
+	if err := c.Get(ctx, client.ObjectKey{Namespace: testNamespace, Name: "pokerfloor-manager.poker.pokerfloor.dev"}, &lease); err != nil ||
+		lease.Spec.HolderIdentity == nil {
+		t.Errorf("the manager's leader Lease: %v %+v", err, lease.Spec)
+	}
+}
 
 func setPausedSpec(t *testing.T, ctx context.Context, c client.Client, key client.ObjectKey, paused bool) {
 	t.Helper()

@@ -41,7 +41,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f := cmd.Flags()
 	addClusterFlags(f)
 	f.String("table-image", "ghcr.io/pokerfloor/pokerfloor:latest", "the table Pods' image, unless a Tournament's spec.tablePods.image says")
-	f.String("table-command", "pokerfloor", "the table container's command (its args are `table`), comma-separated")
+	f.String("table-command", "pokerfloor", "the table container's command, run with the arg \"table\"; comma-separated")
 	f.Int32("table-port", controllers.DefaultTablePort, "the table process's port: players, /readyz, /inhand")
 	f.String("table-cpu", "100m", "the table container's CPU request (empty: none)")
 	f.String("table-memory", "64Mi", "the table container's memory request and limit (empty: none)")
