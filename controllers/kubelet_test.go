@@ -248,13 +248,6 @@ func probe(pod *corev1.Pod, ip string, p *corev1.Probe) bool {
 	return resp.StatusCode >= 200 && resp.StatusCode < 400
 }
 
-// process returns the running process of the Pod, or nil.
-func (k *localKubelet) process(uid types.UID) *localPod {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.pods[uid]
-}
-
 func (k *localKubelet) stopAll() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
