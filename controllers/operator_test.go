@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -27,6 +28,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -466,10 +468,37 @@ func TestOperatorPlaysATournament(t *testing.T) {
 
 // TestOperatorDeleteEndsTheWorkflow: deleting a running Tournament ends its workflow and its
 // tables' workflows before the object goes.
+//
+// First, a Tournament the API server accepts and the workflows refuse (three paid of four: third
+// place would win less than the buy-in, R6) fails with a condition and an event that say so.
 func TestOperatorDeleteEndsTheWorkflow(t *testing.T) {
 	ctx := testContext(t)
 	o := startOperator(t, ctx, false)
 	c := o.api.client
+	refused := validTournament("refused")
+	if err := c.Create(ctx, refused); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the refused tournament failed with its reason", stepDeadline, func() error {
+		var got pokerv1.Tournament
+		if err := c.Get(ctx, client.ObjectKeyFromObject(refused), &got); err != nil {
+			return err
+		}
+		cond := meta.FindStatusCondition(got.Status.Conditions, pokerv1.TournamentWorkflowRunning)
+		if got.Status.Phase != pokerv1.TournamentFailed || cond == nil || cond.Reason != "InvalidSpec" || !strings.Contains(cond.Message, "R6") {
+			return fmt.Errorf("phase %s, condition %+v", got.Status.Phase, cond)
+		}
+		var evs eventsv1.EventList
+		if err := c.List(ctx, &evs, client.InNamespace(testNamespace)); err != nil {
+			return err
+		}
+		for _, e := range evs.Items {
+			if e.Regarding.Name == "refused" && e.Reason == "InvalidSpec" && e.Type == corev1.EventTypeWarning {
+				return nil
+			}
+		}
+		return fmt.Errorf("no InvalidSpec event among %d", len(evs.Items))
+	})
 	tm := simulationTournament("doomed", 18)
 	tm.Spec.TablePods.Template.Env[0].Value = "50ms" // slow: it must still run when deleted
 	if err := c.Create(ctx, tm); err != nil {
