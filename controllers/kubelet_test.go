@@ -248,6 +248,17 @@ func probe(pod *corev1.Pod, ip string, p *corev1.Probe) bool {
 	return resp.StatusCode >= 200 && resp.StatusCode < 400
 }
 
+// kill ends the process of a Pod with SIGKILL, as a lost node would, and waits for it.
+func (k *localKubelet) kill(uid types.UID) {
+	k.mu.Lock()
+	lp := k.pods[uid]
+	k.mu.Unlock()
+	if lp != nil {
+		_ = lp.cmd.Process.Signal(syscall.SIGKILL)
+		<-lp.exit
+	}
+}
+
 func (k *localKubelet) stopAll() {
 	k.mu.Lock()
 	defer k.mu.Unlock()

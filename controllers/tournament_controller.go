@@ -24,6 +24,9 @@ import (
 // a larger one's full list does not fit one query answer (ARCHITECTURE.md, Scale).
 const maxListedStandings = 1000
 
+// temporalTimeout bounds one reconcile's calls to Temporal.
+const temporalTimeout = 30 * time.Second
+
 // TournamentReconciler starts each Tournament's workflow (or finds it: the workflow ID is the
 // object's namespace, name and UID), turns spec.paused into the clock's pause and resume, mirrors
 // the workflow's progress into status, and ends the workflow when the Tournament is deleted.
@@ -49,6 +52,9 @@ func (r *TournamentReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	id := tournamentWorkflowID(&t)
+	// Temporal answers in milliseconds; a reconcile never hangs on it for long.
+	ctx, cancel := context.WithTimeout(ctx, temporalTimeout)
+	defer cancel()
 	if !t.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.finalize(ctx, &t, id)
 	}
@@ -129,7 +135,9 @@ func (r *TournamentReconciler) mirrorRunning(ctx context.Context, t *pokerv1.Tou
 		return ctrl.Result{}, fmt.Errorf("asking tournament %s for its progress: %w", id, err)
 	}
 	if p.Finished {
-		return ctrl.Result{}, r.mirrorFinished(ctx, t, id)
+		// The last hand is played; the workflow closes its tables and ends. The result is read once
+		// it has (describeTournament says Completed), never waited for here.
+		return ctrl.Result{RequeueAfter: r.Config.PollInterval}, nil
 	}
 	if p.Paused != t.Spec.Paused {
 		key := fmt.Sprintf("%s/generation-%d/paused-%t", t.UID, t.Generation, t.Spec.Paused)
