@@ -18,7 +18,7 @@ PKG ?= ./...
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 
-.PHONY: build test run demo bench generate lint envtest clean
+.PHONY: build test run demo bench generate lint envtest cluster cluster-down clean
 
 ## build: the binaries, into bin/
 build:
@@ -59,6 +59,16 @@ lint:
 ## envtest: build (once) the kube-apiserver and etcd the controller tests run against
 envtest:
 	hack/setup-envtest.sh
+
+## cluster: a local cluster without containers (kube-apiserver, etcd, kube-scheduler,
+## kube-controller-manager as processes, kwok as the kubelet), built once by hack/setup-cluster.sh,
+## with the CRDs applied; prints the kubeconfig: export KUBECONFIG=$$(make -s cluster | tail -n 1)
+cluster:
+	hack/cluster.sh
+
+## cluster-down: delete it
+cluster-down:
+	hack/cluster.sh down
 
 clean:
 	rm -rf bin/

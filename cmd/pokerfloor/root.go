@@ -66,6 +66,8 @@ func newRootCommand() *cobra.Command {
 		newVerifyDealCommand(),
 		newTableCommand(v),
 		newBotCommand(v),
+		newManagerCommand(v),
+		newWorkerCommand(v),
 	)
 	return root
 }

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	temporal "go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+)
+
+func newManagerCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "manager [--kubeconfig FILE] --temporal-address HOST:PORT",
+		Short: "Run the Kubernetes operator: the Tournament and Table reconcilers",
+		Long: "manager runs pokerfloor's reconcilers. For each Tournament it starts (or finds) the\n" +
+			"tournament's workflow in Temporal, pauses and resumes it as spec.paused says, mirrors its\n" +
+			"progress into status, and ends it when the Tournament is deleted. For each Table it keeps\n" +
+			"one Pod running `pokerfloor table` and one Service, and reports in the Table's status what\n" +
+			"the Pod and the table process say: ready, crashed, in a hand (protected from eviction).\n\n" +
+			"One manager leads at a time (--leader-elect); /healthz and /readyz answer on\n" +
+			"--health-address. Logs are JSON lines on stderr.",
+		Example: "  pokerfloor manager --temporal-address temporal-frontend:7233 --table-image ghcr.io/pokerfloor/pokerfloor:v0.1.0",
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runManager(cmd, v) },
+	}
+	f := cmd.Flags()
+	addClusterFlags(f)
+	f.String("table-image", "ghcr.io/pokerfloor/pokerfloor:latest", "the table Pods' image, unless a Tournament's spec.tablePods.image says")
+	f.String("table-command", "pokerfloor", "the table container's command, run with the arg \"table\"; comma-separated")
+	f.Int32("table-port", controllers.DefaultTablePort, "the table process's port: players, /readyz, /inhand")
+	f.String("table-cpu", "100m", "the table container's CPU request (empty: none)")
+	f.String("table-memory", "64Mi", "the table container's memory request and limit (empty: none)")
+	f.String("table-key-secret", controllers.DefaultKeySecret, "the Secret, in each Tournament's namespace, whose key \"key\" signs the players' tokens")
+	f.Duration("table-grace", controllers.DefaultGracePeriod, "how long a stopping table Pod has to finish its hand")
+	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
+	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
+	f.String("metrics-address", ":8080", "address of the Prometheus /metrics (0: off)")
+	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
+	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
+	return cmd
+}
+
+// addClusterFlags are the flags the manager and the worker share: where Kubernetes and Temporal are.
+func addClusterFlags(f *pflag.FlagSet) {
+	f.String("kubeconfig", "", "kubeconfig file (default: in-cluster, or $KUBECONFIG, or ~/.kube/config)")
+	f.String("temporal-address", "localhost:7233", "the Temporal frontend")
+	f.String("namespace", "default", "the Temporal namespace of the tournament workflows")
+	f.String("task-queue", "", "the workflows' task queue (default pokerfloor)")
+	f.String("log-level", "info", "error, warn, info or debug")
+}
+
+// clusterSettings are the shared settings, read and checked.
+type clusterSettings struct {
+	kube     *rest.Config
+	log      *slog.Logger
+	temporal temporal.Client
+}
+
+func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error) {
+	var s clusterSettings
+	get := func(k string) string { return v.GetString(section + "." + k) }
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(get("log-level"))); err != nil {
+		return s, usageErrorf("--log-level %q: expected error, warn, info or debug", get("log-level"))
+	}
+	s.log = slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctrl.SetLogger(logr.FromSlogHandler(s.log.Handler()))
+	var err error
+	if kc := get("kubeconfig"); kc != "" {
+		s.kube, err = clientcmd.BuildConfigFromFlags("", kc)
+	} else {
+		s.kube, err = ctrl.GetConfig()
+	}
+	if err != nil {
+		return s, usageErrorf("kubernetes: %v (give --kubeconfig, or run in a cluster)", err)
+	}
+	// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is out
+	// of reach.
+	s.temporal, err = temporal.NewLazyClient(temporal.Options{HostPort: get("temporal-address"), Namespace: get("namespace"),
+		Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))})
+	if err != nil {
+		return s, usageErrorf("--temporal-address %s: %v", get("temporal-address"), err)
+	}
+	return s, nil
+}
+
+func readManagerConfig(v *viper.Viper) (controllers.Config, error) {
+	get := func(k string) string { return v.GetString("manager." + k) }
+	cfg := controllers.Config{
+		TemporalAddress: get("temporal-address"), TemporalNamespace: get("namespace"), TaskQueue: get("task-queue"),
+		TableImage: get("table-image"), TablePort: v.GetInt32("manager.table-port"), KeySecret: get("table-key-secret"),
+		TableGracePeriod: v.GetDuration("manager.table-grace"), PollInterval: v.GetDuration("manager.poll-interval"),
+	}
+	for _, part := range strings.Split(get("table-command"), ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			cfg.TableCommand = append(cfg.TableCommand, part)
+		}
+	}
+	if cfg.TablePort < 1 || cfg.TablePort > 65535 {
+		return cfg, usageErrorf("--table-port %d: expected 1 to 65535", cfg.TablePort)
+	}
+	if cfg.PollInterval < 100*time.Millisecond {
+		return cfg, usageErrorf("--poll-interval %v: expected 100ms or more", cfg.PollInterval)
+	}
+	cfg.TableResources = corev1.ResourceRequirements{Requests: corev1.ResourceList{}, Limits: corev1.ResourceList{}}
+	for flag, name := range map[string]corev1.ResourceName{"table-cpu": corev1.ResourceCPU, "table-memory": corev1.ResourceMemory} {
+		if get(flag) == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(get(flag))
+		if err != nil {
+			return cfg, usageErrorf("--%s %q: %v", flag, get(flag), err)
+		}
+		cfg.TableResources.Requests[name] = q
+		if name == corev1.ResourceMemory {
+			cfg.TableResources.Limits[name] = q
+		}
+	}
+	return cfg.WithDefaults(), nil
+}
+
+func runManager(cmd *cobra.Command, v *viper.Viper) error {
+	cfg, err := readManagerConfig(v)
+	if err != nil {
+		return err
+	}
+	s, err := readClusterSettings(v, "manager")
+	if err != nil {
+		return err
+	}
+	defer s.temporal.Close()
+	mgr, err := ctrl.NewManager(s.kube, ctrl.Options{
+		Scheme:                  controllers.NewScheme(),
+		Metrics:                 metricsserver.Options{BindAddress: v.GetString("manager.metrics-address")},
+		HealthProbeBindAddress:  v.GetString("manager.health-address"),
+		LeaderElection:          v.GetBool("manager.leader-elect"),
+		LeaderElectionID:        "pokerfloor-manager.poker.pokerfloor.dev",
+		LeaderElectionNamespace: v.GetString("manager.leader-election-namespace"),
+	})
+	if err != nil {
+		return fmt.Errorf("manager: %w", err)
+	}
+	if err := controllers.SetupReconcilers(mgr, cfg, s.temporal); err != nil {
+		return fmt.Errorf("manager: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+		return err
+	}
+	s.log.Info("manager starting", "temporal", cfg.TemporalAddress, "namespace", cfg.TemporalNamespace, "tableImage", cfg.TableImage)
+	return mgr.Start(cmd.Context())
+}

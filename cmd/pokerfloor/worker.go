@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+func newWorkerCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "worker [--kubeconfig FILE] --temporal-address HOST:PORT",
+		Short: "Run the Temporal worker of the tournament workflows, hosting tables as Table objects",
+		Long: "worker runs the tournament and table workflows and their activities on the task queue.\n" +
+			"A table the tournament opens is a Table object in the Tournament's namespace, owned by the\n" +
+			"Tournament; the manager gives it a Pod. Several workers may run: Temporal shares the work.\n" +
+			"/healthz and /readyz answer on --health-address (ready once the worker polls). Logs are JSON\n" +
+			"lines on stderr.",
+		Example: "  pokerfloor worker --temporal-address temporal-frontend:7233",
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, v) },
+	}
+	f := cmd.Flags()
+	addClusterFlags(f)
+	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
+	return cmd
+}
+
+func runWorker(cmd *cobra.Command, v *viper.Viper) error {
+	s, err := readClusterSettings(v, "worker")
+	if err != nil {
+		return err
+	}
+	defer s.temporal.Close()
+	kube, err := client.New(s.kube, client.Options{Scheme: controllers.NewScheme()})
+	if err != nil {
+		return fmt.Errorf("worker: kubernetes client: %w", err)
+	}
+	var ready atomic.Bool
+	if addr := v.GetString("worker.health-address"); addr != "0" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return usageErrorf("--health-address %s: %v", addr, err)
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+		mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
+			if !ready.Load() {
+				http.Error(w, "not ready: the worker is not polling Temporal yet", http.StatusServiceUnavailable)
+				return
+			}
+			w.Write([]byte("ready\n"))
+		})
+		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(ln)
+		defer hs.Close()
+		s.log.Info("health endpoints", "address", ln.Addr().String())
+	}
+	w := controllers.NewWorker(s.temporal, kube, v.GetString("worker.task-queue"))
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("worker: %w (is Temporal at %s?)", err, v.GetString("worker.temporal-address"))
+	}
+	ready.Store(true)
+	s.log.Info("worker started", "temporal", v.GetString("worker.temporal-address"), "namespace", v.GetString("worker.namespace"))
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	<-ctx.Done()
+	w.Stop()
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		s.log.Info("worker stopped", "cause", err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package controllers
+
+import (
+	"strings"
+	"testing"
+
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// A Tournament's spec becomes the workflow's; what the workflows do not play yet is refused by
+// its field's name, never dropped: players bought in on those terms.
+func TestWorkflowSpec(t *testing.T) {
+	base := func() *pokerv1.Tournament {
+		tm := validTournament("club")
+		tm.Spec.Players = append(tm.Spec.Players, "eve", "fay", "gus", "hal", "ida", "jon")
+		return tm
+	}
+	tests := []struct {
+		name    string
+		change  func(*pokerv1.Tournament)
+		refused string
+	}{
+		{"custom levels and shares", func(*pokerv1.Tournament) {}, ""},
+		{"a built-in structure with its own stack", func(tm *pokerv1.Tournament) {
+			tm.Spec.Structure = pokerv1.BlindStructure{Name: pokerv1.StructureTurbo}
+			tm.Spec.StartingStack = 15000
+		}, ""},
+		{"bounty", func(tm *pokerv1.Tournament) { tm.Spec.Bounty = &pokerv1.Bounty{AmountCents: 500} }, "spec.bounty"},
+		{"add-on", func(tm *pokerv1.Tournament) {
+			tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000}
+		}, "spec.addOn"},
+		{"satellite", func(tm *pokerv1.Tournament) {
+			tm.Spec.Payouts = &pokerv1.Payouts{Satellite: &pokerv1.Satellite{Event: "main", Seats: 1, SeatValueCents: 50000}}
+		}, "spec.payouts.satellite"},
+		// The API server accepts it; the workflows' R6 check (a prize at least the buy-in) does
+		// not, and the manager reports it in WorkflowRunning.
+		{"three paid of four", func(tm *pokerv1.Tournament) { tm.Spec.Players = tm.Spec.Players[:4] }, "rule R6"},
+		{"big blind ante", func(tm *pokerv1.Tournament) { tm.Spec.AnteMode = pokerv1.AnteBigBlind }, "spec.anteMode bigBlind"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tm := base()
+			tm.ObjectMeta = metav1.ObjectMeta{Name: "club", Namespace: "default", Annotations: map[string]string{SimulationAnnotation: "true"}}
+			tt.change(tm)
+			spec, err := workflowSpec(tm)
+			if err == nil {
+				err = spec.Validate()
+			}
+			if tt.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.refused) {
+					t.Fatalf("got %v, want it refused naming %s", err, tt.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !spec.Simulation || spec.BuyIn != tm.Spec.BuyInCents || spec.Fee != tm.Spec.FeeCents || len(spec.Players) != len(tm.Spec.Players) {
+				t.Errorf("spec %+v does not carry the Tournament's simulation, money and players", spec)
+			}
+			if tm.Spec.StartingStack != 0 && spec.Structure.StartingStack != tm.Spec.StartingStack {
+				t.Errorf("starting stack %d, want %d", spec.Structure.StartingStack, tm.Spec.StartingStack)
+			}
+			if tm.Spec.Payouts.SharesBasisPoints != nil && (spec.Payouts.Name != floor.PayoutCustom || len(spec.Payouts.Custom) != 3) {
+				t.Errorf("payouts %+v, want the custom table of 3 places", spec.Payouts)
+			}
+		})
+	}
+}
+
+// The IDs the manager makes are the ones it reads back, and a table's name is a DNS label.
+func TestWorkflowIDs(t *testing.T) {
+	tm := &pokerv1.Tournament{ObjectMeta: metav1.ObjectMeta{Namespace: "poker", Name: strings.Repeat("a", 50), UID: "0b9c"}}
+	id := tournamentWorkflowID(tm)
+	ns, name, err := parseTournamentWorkflowID(id)
+	if err != nil || ns != "poker" || name != tm.Name {
+		t.Errorf("%q read back as %q %q (%v)", id, ns, name, err)
+	}
+	key, err := tableKey(id + "/table-100000")
+	if err != nil || key.Namespace != "poker" || key.Name != tm.Name+"-table-100000" || len(key.Name) > 63 {
+		t.Errorf("table key %v (%v), want %s-table-100000 of at most 63 characters", key, err, tm.Name)
+	}
+	for _, bad := range []string{"poker/club", id + "/table-x", "table-7"} {
+		if _, err := tableKey(bad); err == nil {
+			t.Errorf("table workflow ID %q accepted", bad)
+		}
+	}
+}
