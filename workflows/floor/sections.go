@@ -126,3 +126,30 @@ func PlanSections(sections []SectionCount, tableSize int) (SectionPlan, error) {
 	slices.SortFunc(plan.Transfers, func(a, b SectionTransfer) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To)) })
 	return plan, nil
 }
+
+// PlaceGroup places one elimination group (one hand, or one hand-for-hand round) when left players
+// were in before it (R5, R7): the group takes the worst places still free, the larger starting
+// stack higher, equal stacks sharing places (listed by player ID). Places uses it for every group;
+// a tournament of sections, which keeps no list of its field, uses it alone.
+func PlaceGroup(left int, group []Elimination) ([]Standing, error) {
+	if len(group) >= left {
+		return nil, ruleErr("R5", "an elimination group busts all %d players left: one must win the hand", left)
+	}
+	g := slices.Clone(group)
+	slices.SortFunc(g, func(a, b Elimination) int {
+		return cmp.Or(cmp.Compare(b.Stack, a.Stack), cmp.Compare(a.Player, b.Player))
+	})
+	best := left - len(g) + 1
+	placed := make([]Standing, 0, len(g))
+	for i := 0; i < len(g); {
+		j := i
+		for j < len(g) && g[j].Stack == g[i].Stack {
+			j++
+		}
+		for _, e := range g[i:j] {
+			placed = append(placed, Standing{Player: e.Player, Place: best + i, Shared: j - i})
+		}
+		i = j
+	}
+	return placed, nil
+}
