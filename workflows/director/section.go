@@ -135,6 +135,7 @@ func NewSectionState(parent string, number int, spec TournamentSpec, tables []fl
 	spec.Players = nil
 	id := SectionWorkflowID(parent, number)
 	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1}
+	s.Spec.ContinueAsNewAfter = spec.SectionContinueAsNewAfter
 	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
 	for _, ft := range tables {

@@ -67,6 +67,27 @@ type TournamentSpec struct {
 	TableDeadline time.Duration `json:"tableDeadline,omitempty"`
 	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
 	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
+	// SectionTables is the most tables a section starts with: a field of more tables is split into
+	// sections (see SectionRole); 0 means DefaultSectionTables.
+	SectionTables int `json:"sectionTables,omitempty"`
+	// SectionContinueAsNewAfter is ContinueAsNewAfter for the sections (0: the same).
+	SectionContinueAsNewAfter int `json:"sectionContinueAsNewAfter,omitempty"`
+}
+
+// Sectioned reports whether the field is split into sections: it needs more tables than one
+// section starts with.
+func (s TournamentSpec) Sectioned() bool {
+	n, size, most := s.PlayerCount, s.TableSize, s.SectionTables
+	if len(s.Players) > 0 {
+		n = len(s.Players)
+	}
+	if size == 0 {
+		size = DefaultTableSize
+	}
+	if most <= 0 {
+		most = DefaultSectionTables
+	}
+	return n >= 2 && size >= 2 && floor.TableCount(n, size) > most
 }
 
 // Defaults.
@@ -112,6 +133,12 @@ func (s TournamentSpec) withDefaults() TournamentSpec {
 	}
 	if s.TableMaxWait <= 0 {
 		s.TableMaxWait = DefaultTableMaxWait
+	}
+	if s.SectionTables <= 0 {
+		s.SectionTables = DefaultSectionTables
+	}
+	if s.SectionContinueAsNewAfter <= 0 {
+		s.SectionContinueAsNewAfter = s.ContinueAsNewAfter
 	}
 	if s.RebuyChips <= 0 {
 		s.RebuyChips = s.Structure.StartingStack
