@@ -109,8 +109,11 @@ type SectionRole struct {
 	// Orders takes the tournament's orders in sequence; Events sends the section's events up.
 	Orders Inbox[SectionOrder] `json:"orders"`
 	Events Link[SectionEvent]  `json:"events"`
-	// Owed are the players still to send to other sections (a count a destination).
-	Owed []SendOutOrder `json:"owed,omitempty"`
+	// Owed are the players still to send to other sections (a count a destination); Sending the
+	// moves ordered, by reference, with the floor's guess of who goes (the table moves its next
+	// big blind, R3).
+	Owed    []SendOutOrder `json:"owed,omitempty"`
+	Sending []Arrival      `json:"sending,omitempty"`
 	// Out are the players gone to other sections since the last event; RoundDone and Group the
 	// hand-for-hand round finished since it.
 	Out       []Transfer          `json:"out,omitempty"`
@@ -255,6 +258,7 @@ func (s *TournamentState) sendOut() {
 		p.Leaving = true
 		s.MoveRefs++
 		o.Players--
+		sec.Sending = append(sec.Sending, Arrival{Ref: s.MoveRefs, Player: p.ID})
 		s.order(best.ID, Order{MoveOut: &MoveOutOrder{Ref: s.MoveRefs, Player: p.ID, NextBigBlind: p.ID == player, Section: o.To, Reason: floor.MoveBalance}})
 	}
 	sec.Owed = nil
@@ -263,6 +267,7 @@ func (s *TournamentState) sendOut() {
 // transferOut takes the record of a player who left for another section off the books.
 func (s *TournamentState) transferOut(m MovedOut) {
 	sec := s.Section
+	s.sent(m.Ref, m.Player)
 	p := s.player(m.Player)
 	if p == nil {
 		return
@@ -270,6 +275,22 @@ func (s *TournamentState) transferOut(m MovedOut) {
 	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section})
 	sec.Transferred -= m.Stack
 	p.Status, p.Stack, p.Leaving, p.Table, p.Seat = Out, 0, false, 0, 0 // gone: compact forgets him
+}
+
+// sent closes the move ref: the player the floor guessed would go, if another went, stays.
+func (s *TournamentState) sent(ref int, player string) {
+	sec := s.Section
+	k := slices.IndexFunc(sec.Sending, func(a Arrival) bool { return a.Ref == ref })
+	if k < 0 {
+		return
+	}
+	if guess := sec.Sending[k].Player; guess != player {
+		s.stays(guess)
+	}
+	sec.Sending = slices.Delete(sec.Sending, k, k+1)
+	if len(sec.Sending) == 0 {
+		sec.Sending = nil
+	}
 }
 
 // stepSection is a section's part of Step: the round it finished, its moves to other sections,

@@ -359,6 +359,8 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 	}
 	if s.Spec.Simulation {
 		// The tournament's clock is the tables' hands, which they tell as their credit runs out.
+		// A table opened late starts at the others' hand: its credit runs from there.
+		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
 		st.Credit = tr.Credit
 	}
@@ -517,6 +519,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	for _, o := range ev.Gone {
 		s.stays(o.Player)
 		if o.Section > 0 && s.Section != nil {
+			s.sent(o.Ref, "")
 			s.Section.Owed = append(s.Section.Owed, SendOutOrder{To: o.Section, Players: 1})
 			continue
 		}
@@ -817,7 +820,9 @@ func (s *TournamentState) grantCredit() {
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		// Refill when half the window is used; shrink it when the window closes in (the bubble).
-		if t.Closed || t.Closing || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
+		// A table not started yet takes its credit with its first state (TableInput): a grant
+		// queued before it would be older than that, and stop it at once.
+		if t.Closed || t.Closing || !t.Started || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
 			continue
 		}
 		t.Credit = t.Hand + w
