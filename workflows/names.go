@@ -11,6 +11,11 @@ const (
 	OrdersSignal = "orders"
 	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (director.TableEvent).
 	TableEventSignal = "table-event"
+	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
+	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
+	// tournament (SectionEvents).
+	SectionOrdersSignal = "section-orders"
+	SectionEventsSignal = "section-events"
 	// TableStateQuery returns a TableWorkflow's director.TableState.
 	TableStateQuery = "table-state"
 

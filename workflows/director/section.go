@@ -129,6 +129,8 @@ type SectionRole struct {
 	Sent       SectionEvent `json:"sent"`
 	ErrorsSent int          `json:"errorsSent,omitempty"`
 	Closing    bool         `json:"closing,omitempty"`
+	// Ended: the section's workflow is ending (its tables closed, or the wait for them over).
+	Ended bool `json:"ended,omitempty"`
 }
 
 // NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
@@ -355,7 +357,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	if len(s.ChipErrors) > sec.ErrorsSent {
 		ev.ChipErrors = slices.Clone(s.ChipErrors[sec.ErrorsSent:])
 	}
-	ev.Closed = s.Finished && s.allTablesClosed()
+	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed
 	changed := ev.Acked != last.Acked || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
