@@ -52,7 +52,7 @@ const placesPerWrite = 2000
 // sections, never a player's or a table's record.
 func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, error) {
 	t := in.Top
-	var first []*director.TournamentState
+	var first []director.SectionStart
 	if t == nil {
 		seed, err := drawSeed(ctx, in.Spec)
 		if err != nil {
@@ -179,18 +179,18 @@ func (w *topRun) process(ctx workflow.Context) {
 
 // startSection starts a section's workflow, as a child that outlives this run (continue-as-new);
 // a cancelled tournament does not cancel its sections: they take a Close order.
-func (w *topRun) startSection(ctx workflow.Context, sec *director.TournamentState) {
+func (w *topRun) startSection(ctx workflow.Context, sec director.SectionStart) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
-		WorkflowID:        sec.ID,
+		WorkflowID:        director.SectionWorkflowID(sec.Parent, sec.Number),
 		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
 	})
-	child := workflow.ExecuteChildWorkflow(cctx, SectionWorkflow, TournamentInput{State: sec})
+	child := workflow.ExecuteChildWorkflow(cctx, SectionWorkflow, TournamentInput{Section: &sec})
 	w.starting++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.starting--; w.wake = true }()
 		if err := child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
-			workflow.GetLogger(gctx).Error("section workflow did not start", "section", sec.ID, "error", err)
+			workflow.GetLogger(gctx).Error("section workflow did not start", "section", sec.Number, "error", err)
 		}
 	})
 }
@@ -200,6 +200,11 @@ func (w *topRun) startSection(ctx workflow.Context, sec *director.TournamentStat
 func (w *topRun) send(ctx workflow.Context) {
 	if w.starting > 0 {
 		return // the orders wait for every section to have started
+	}
+	if w.continueAsNewDue(ctx) && !w.t.Finished {
+		// Nothing new goes out while the run drains to continue as new: what is queued goes
+		// from the next run (the orders are resent, the places carried).
+		return
 	}
 	for i := range w.t.Sections {
 		r := &w.t.Sections[i]

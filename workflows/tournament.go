@@ -22,6 +22,8 @@ type TournamentInput struct {
 	State *director.TournamentState `json:"state,omitempty"`
 	// Top is the state of a tournament of sections (a field larger than one section's tables).
 	Top *director.TopState `json:"top,omitempty"`
+	// Section is what a section's first run starts from (State the runs after).
+	Section *director.SectionStart `json:"section,omitempty"`
 }
 
 // traceEvents, when set (in tests), sees every table event the tournament applies.
@@ -82,8 +84,15 @@ func drawSeed(ctx workflow.Context, spec TournamentSpec) (uint64, error) {
 // It continues as new like the tournament, carrying its TournamentState (its tables and players
 // only), and ends when the tournament closes it.
 func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
+	if in.State == nil && in.Section != nil {
+		s, err := in.Section.State(workflow.Now(ctx))
+		if err != nil {
+			return temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSection", err)
+		}
+		return runFloor(ctx, s, false)
+	}
 	if in.State == nil || in.State.Section == nil {
-		return temporal.NewNonRetryableApplicationError("a section starts from its state", "InvalidSection", nil)
+		return temporal.NewNonRetryableApplicationError("a section starts from its tables or its state", "InvalidSection", nil)
 	}
 	in.State.Section.Events.Resend() // a new run does not know what its last delivered
 	return runFloor(ctx, in.State, true)
@@ -231,8 +240,8 @@ func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 	if ev, ok := w.s.SectionReport(); ok {
 		sec.Events.Send(ev)
 	}
-	if w.upBusy {
-		return
+	if w.upBusy || w.continueAsNewDue(ctx) && !w.s.Finished {
+		return // the next run sends what is queued
 	}
 	msgs := sec.Events.Take()
 	if len(msgs) == 0 {

@@ -73,8 +73,15 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		_ = srv.Stop()
 		return nil, nil, err
 	}
+	places, err := openPlaceFile(s.DataDir)
+	if err != nil {
+		c.Close()
+		_ = srv.Stop()
+		_ = recorder.Close()
+		return nil, nil, err
+	}
 	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, recorder)
+	workflows.Register(w, recorder, places)
 	stop := func() {
 		host.Close() // tables first: they report through the worker's workflows
 		w.Stop()

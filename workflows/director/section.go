@@ -135,8 +135,8 @@ type SectionRole struct {
 
 // NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
 // (T2, T3), their players at the starting stack.
+// spec is the tournament's, its defaults filled in (NewTopState's).
 func NewSectionState(parent string, number int, spec TournamentSpec, tables []floor.Table, seed uint64, now time.Time) (*TournamentState, error) {
-	spec = spec.withDefaults()
 	spec.Players = nil
 	id := SectionWorkflowID(parent, number)
 	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1}

@@ -40,7 +40,11 @@ func newSectionSim(t *testing.T, spec TournamentSpec, seed uint64) *sectionSim {
 		t.Fatal(err)
 	}
 	sim := &sectionSim{t: t, top: top, sections: map[int]*floorSim{}, rng: rand.New(rand.NewPCG(seed, 11))}
-	for _, s := range secs {
+	for _, st := range secs {
+		s, err := st.State(simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
 		f := &floorSim{t: t, s: s, tables: map[floor.TableID]*simTable{}, rng: rand.New(rand.NewPCG(seed, uint64(s.Section.Number))), now: simStart}
 		f.openTables()
 		sim.sections[s.Section.Number] = f

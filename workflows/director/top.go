@@ -91,10 +91,26 @@ type TopState struct {
 	Actions map[string]string `json:"actions,omitempty"`
 }
 
+// SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
+// (about 11 KB for 100 tables), and the tournament's spec (its names dropped) and seed. The
+// section builds its state from it (NewSectionState) in its own first task.
+type SectionStart struct {
+	Parent string         `json:"parent"`
+	Number int            `json:"number"`
+	Spec   TournamentSpec `json:"spec"`
+	Seed   uint64         `json:"seed"`
+	Tables []floor.Table  `json:"tables"`
+}
+
+// State is the section's first state, its clock started at now.
+func (st SectionStart) State(now time.Time) (*TournamentState, error) {
+	return NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
+}
+
 // NewTopState draws the seats and buttons of the whole field (T2, T3) and gives each section
-// sectionTables of the tables. It returns the sections' first states, for their workflows' inputs:
-// the tournament keeps none of them.
-func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int, now time.Time) (*TopState, []*TournamentState, error) {
+// sectionTables of the tables (0: the spec's). It returns what the sections start from, for their
+// workflows' inputs: the tournament keeps none of it.
+func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int, now time.Time) (*TopState, []SectionStart, error) {
 	spec = spec.withDefaults()
 	if err := spec.Validate(); err != nil {
 		return nil, nil, err
@@ -121,16 +137,16 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 	if t.Payouts, err = floor.ComputePayouts(t.Entries, spec.Payouts); err != nil {
 		return nil, nil, err
 	}
-	var sections []*TournamentState
+	var sections []SectionStart
 	for n := 0; n*sectionTables < len(tables); n++ {
 		part := tables[n*sectionTables : min((n+1)*sectionTables, len(tables))]
-		sec, err := NewSectionState(id, n+1, t.Spec, part, seed, now)
-		if err != nil {
-			return nil, nil, err
+		sections = append(sections, SectionStart{Parent: id, Number: n + 1, Spec: t.Spec, Seed: seed, Tables: part})
+		players := 0
+		for _, ft := range part {
+			players += ft.Players()
 		}
-		sections = append(sections, sec)
-		rec := SectionRecord{Number: n + 1, WorkflowID: sec.ID, Phase: SectionOpen}
-		rec.Last = SectionEvent{Section: n + 1, Players: sec.Left(), Tables: sec.OpenTables(), Chips: sec.chipsInPlay()}
+		rec := SectionRecord{Number: n + 1, WorkflowID: SectionWorkflowID(id, n+1), Phase: SectionOpen}
+		rec.Last = SectionEvent{Section: n + 1, Players: players, Tables: len(part), Chips: int64(players) * spec.Structure.StartingStack}
 		t.Sections = append(t.Sections, rec)
 	}
 	return t, sections, nil
