@@ -262,8 +262,8 @@ func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 // hosts take down the closed tables.
 func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	s := w.s
-	for _, id := range s.NewTables {
-		w.startTable(ctx, id)
+	if len(s.NewTables) > 0 {
+		w.startTables(ctx, s.NewTables)
 	}
 	s.NewTables = nil
 	kept := s.Outbox[:0]
@@ -315,32 +315,54 @@ func (w *tournamentWorkflow) track(f workflow.Future) {
 	w.pending = append(kept, f)
 }
 
-// startTable starts a table's workflow, as a child that outlives this run (continue-as-new), then
-// its process; the table's orders go once it has started.
-func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) {
+// startTables starts the tables' workflows, as children that outlive this run (continue-as-new),
+// then their processes, all in one activity; a table's orders go once it has started.
+func (w *tournamentWorkflow) startTables(ctx workflow.Context, ids []floor.TableID) {
 	s := w.s
-	t := s.Table(id)
-	in := s.TableInput(id)
-	// The table outlives this run, and a cancelled tournament does not cancel its tables: they
-	// take a Close order.
-	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
-		WorkflowID:        t.WorkflowID,
-		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
-	})
-	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
-	host := w.hosted(id)
+	type started struct {
+		id    floor.TableID
+		child workflow.ChildWorkflowFuture
+	}
+	var children []started
+	for _, id := range ids {
+		t := s.Table(id)
+		in := s.TableInput(id)
+		// The table outlives this run, and a cancelled tournament does not cancel its tables: they
+		// take a Close order.
+		dctx, _ := workflow.NewDisconnectedContext(ctx)
+		cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
+			WorkflowID:        t.WorkflowID,
+			TaskQueue:         TableTaskQueue(workflow.GetInfo(ctx).TaskQueueName),
+			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		})
+		children = append(children, started{id, workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)})
+	}
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
-		if err := child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
-			workflow.GetLogger(gctx).Error("table workflow did not start", "table", t.WorkflowID, "error", err)
+		var hosts []HostedTable
+		for _, c := range children {
+			if err := c.child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
+				workflow.GetLogger(gctx).Error("table workflow did not start", "table", s.Table(c.id).WorkflowID, "error", err)
+				continue
+			}
+			s.Table(c.id).Started = true
+			hosts = append(hosts, w.hosted(c.id))
+		}
+		if len(hosts) == 0 {
 			return
 		}
-		s.Table(id).Started = true
-		actx := tableActivityOptions(gctx, "create/"+host.ID)
-		if err := workflow.ExecuteActivity(actx, CreateTableActivity, host).Get(gctx, nil); err != nil {
-			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
+		id := "create/" + hosts[0].ID
+		if len(hosts) > 1 {
+			id += fmt.Sprintf("+%d", len(hosts)-1)
+		}
+		actx := workflow.WithActivityOptions(gctx, workflow.ActivityOptions{
+			ActivityID:          id,
+			StartToCloseTimeout: 2 * time.Minute,
+			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
+		})
+		if err := workflow.ExecuteActivity(actx, CreateTablesActivity, hosts).Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("table processes did not start", "tables", len(hosts), "error", err)
 		}
 	})
 }

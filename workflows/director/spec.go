@@ -74,21 +74,26 @@ type TournamentSpec struct {
 	SectionContinueAsNewAfter int `json:"sectionContinueAsNewAfter,omitempty"`
 }
 
-// Sectioned reports whether the field is split into sections: it needs more tables than one
-// section starts with.
+// Sectioned reports whether the field is split into sections: it needs more than OneSectionTables
+// tables (or SectionTables, when set higher).
 func (s TournamentSpec) Sectioned() bool {
-	n, size, most := s.PlayerCount, s.TableSize, s.SectionTables
+	n, size, most := s.PlayerCount, s.TableSize, max(s.SectionTables, OneSectionTables)
 	if len(s.Players) > 0 {
 		n = len(s.Players)
 	}
 	if size == 0 {
 		size = DefaultTableSize
 	}
-	if most <= 0 {
-		most = DefaultSectionTables
+	if s.SectionTables > 0 && s.SectionTables < OneSectionTables {
+		most = s.SectionTables // a spec that asks for small sections gets them (tests)
 	}
 	return n >= 2 && size >= 2 && floor.TableCount(n, size) > most
 }
+
+// OneSectionTables is the most tables a field plays on as one tournament, with no sections (1,800
+// players at tables of 9): the shape every tournament had before sections, which the tests of
+// whole tournaments up to 1,000 players keep on.
+const OneSectionTables = 200
 
 // Defaults.
 const (

@@ -316,6 +316,9 @@ func (t *TopState) WroteOut(n int) {
 	}
 }
 
+// Settled reports whether the sections are settled (see settled).
+func (t *TopState) Settled() bool { return t.settled() }
+
 // settled: every section has applied every order and reported no move under way, and nobody is
 // between two sections: the counts are the sections' own.
 func (t *TopState) settled() bool {
