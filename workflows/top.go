@@ -41,8 +41,12 @@ func (a *placeActivities) RecordPlaces(ctx context.Context, tournament string, f
 // RecordPlacesActivity is the activity's registered name.
 const RecordPlacesActivity = "RecordPlaces"
 
-// placesPerWrite bounds one activity's places, so that its input stays small.
-const placesPerWrite = 2000
+// placesPerWrite bounds one activity's places, so that its input stays small; carryPlaces the
+// places a run may hand on unwritten when it continues as new (about 25 KB).
+const (
+	placesPerWrite = 2000
+	carryPlaces    = 500
+)
 
 // topWorkflow is the TournamentWorkflow of a field split into sections: it draws the seats of the
 // whole field (T2, T3), starts one SectionWorkflow per section (each starting its own tables),
@@ -151,7 +155,8 @@ func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
 }
 
 func (w *topRun) quiet(ctx workflow.Context) bool {
-	return workflow.AllHandlersFinished(ctx) && w.starting == 0 && len(w.signalling) == 0 && !w.writing
+	return workflow.AllHandlersFinished(ctx) && w.starting == 0 && len(w.signalling) == 0 && !w.writing &&
+		len(w.t.Unwritten) <= carryPlaces
 }
 
 func (w *topRun) allClosed() bool {
@@ -201,9 +206,13 @@ func (w *topRun) send(ctx workflow.Context) {
 	if w.starting > 0 {
 		return // the orders wait for every section to have started
 	}
-	if w.continueAsNewDue(ctx) && !w.t.Finished {
-		// Nothing new goes out while the run drains to continue as new: what is queued goes
-		// from the next run (the orders are resent, the places carried).
+	draining := w.continueAsNewDue(ctx) && !w.t.Finished
+	if draining {
+		// No new order goes out while the run drains to continue as new (the next run resends
+		// them); the places still go, so that no more than carryPlaces of them are carried.
+		if len(w.t.Unwritten) > carryPlaces {
+			w.writePlaces(ctx)
+		}
 		return
 	}
 	for i := range w.t.Sections {
@@ -226,24 +235,30 @@ func (w *topRun) send(ctx workflow.Context) {
 			}
 		})
 	}
-	if len(w.t.Unwritten) > 0 && !w.writing {
-		places := w.t.Unwritten[:min(len(w.t.Unwritten), placesPerWrite)]
-		w.writing = true
-		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: 30 * time.Second,
-			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
-		})
-		f := workflow.ExecuteActivity(actx, RecordPlacesActivity, w.t.ID, w.t.Written, places)
-		n := len(places)
-		workflow.Go(ctx, func(ctx workflow.Context) {
-			defer func() { w.writing = false; w.wake = true }()
-			if err := f.Get(ctx, nil); err != nil {
-				workflow.GetLogger(ctx).Error("places not written", "error", err)
-				return
-			}
-			w.t.WroteOut(n)
-		})
+	w.writePlaces(ctx)
+}
+
+// writePlaces writes the places given and not yet written out, one activity at a time.
+func (w *topRun) writePlaces(ctx workflow.Context) {
+	if len(w.t.Unwritten) == 0 || w.writing {
+		return
 	}
+	places := w.t.Unwritten[:min(len(w.t.Unwritten), placesPerWrite)]
+	w.writing = true
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
+	})
+	f := workflow.ExecuteActivity(actx, RecordPlacesActivity, w.t.ID, w.t.Written, places)
+	n := len(places)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { w.writing = false; w.wake = true }()
+		if err := f.Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("places not written", "error", err)
+			return
+		}
+		w.t.WroteOut(n)
+	})
 }
 
 // armClock keeps one timer on the end of the period running (B3).
