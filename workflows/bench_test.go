@@ -23,6 +23,7 @@ func BenchmarkLoneTableTournament(b *testing.B) {
 	host := NewLocalTableHost(NewTableReporter(c), BotTables(nil))
 	defer host.Close()
 	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
+	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) })
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
 	if err != nil {
 		b.Fatal(err)

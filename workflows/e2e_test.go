@@ -146,6 +146,7 @@ func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client
 	host := NewLocalTableHost(check, BotTables(nil))
 	t.Cleanup(host.Close)
 	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
+	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) })
 	return c, host, check
 }
 

@@ -65,6 +65,18 @@ func TestTournamentLarge(t *testing.T) {
 				return
 			case <-time.After(3 * time.Second):
 			}
+			if spec.Sectioned() {
+				var top director.TopState
+				if err := tour.query(ctx, StateQuery, &top); err == nil {
+					t.Logf("%v: %d left, %d tables, level %d, %d hands, settled %v, in transit %d, h4h %+v", time.Since(start).Round(time.Second), top.Left, top.Tables(), top.Period+1, top.HandsPlayed(), top.Settled(), len(top.InTransit), top.HandForHand)
+					for _, r := range top.Sections {
+						if r.Phase != director.SectionClosed {
+							t.Logf("  section %d %s: %d players %d tables settled %v acked %d/%d round %d hands %d", r.Number, r.Phase, r.Last.Players, r.Last.Tables, r.Last.Settled, r.Orders.Acked, r.Orders.Sent, r.Last.RoundDone, r.Last.MedianHands)
+						}
+					}
+				}
+				continue
+			}
 			var s director.TournamentState
 			if err := tour.query(ctx, StateQuery, &s); err == nil {
 				t.Logf("%v: %d left, %d tables, level %d, %d hands, moves pending %v, h4h on %v round %d", time.Since(start).Round(time.Second), s.Left(), s.OpenTables(), s.Period+1, s.HandsPlayed(), s.MovesPending(), s.HandForHand.On, s.HandForHand.Round)

@@ -2,7 +2,8 @@ package workflows
 
 // The names of the workflows' signals, updates and queries, in one place.
 const (
-	// TaskQueue is the task queue of the workflows and activities.
+	// TaskQueue is the task queue of the workflows and activities; the tables' workflows run on
+	// TableTaskQueue(TaskQueue).
 	TaskQueue = "pokerfloor"
 
 	// ReportUpdate is the TableWorkflow's Update for hand results (report.Reporter's Report).
@@ -11,6 +12,11 @@ const (
 	OrdersSignal = "orders"
 	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (director.TableEvent).
 	TableEventSignal = "table-event"
+	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
+	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
+	// tournament (SectionEvents).
+	SectionOrdersSignal = "section-orders"
+	SectionEventsSignal = "section-events"
 	// TableStateQuery returns a TableWorkflow's director.TableState.
 	TableStateQuery = "table-state"
 
@@ -34,3 +40,8 @@ const (
 	// StateQuery returns the TournamentState less what predicts a draw, for debugging and audits.
 	StateQuery = "state"
 )
+
+// TableTaskQueue is the task queue of the TableWorkflows of tournaments on taskQueue: apart, so
+// that thousands of tables' reports never queue the tournament's and the sections' tasks behind
+// them. A worker (or a second worker in the same process) must poll it, with Register.
+func TableTaskQueue(taskQueue string) string { return taskQueue + "-tables" }

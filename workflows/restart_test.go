@@ -38,6 +38,7 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	c := srv.GetDefaultClient()
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
 	w1 := srv.NewWorker(TaskQueue, register)
+	srv.NewWorker(TableTaskQueue(TaskQueue), register) // the tables keep theirs: the tournament's worker is the one restarted
 
 	spec := clockSpec()
 	spec.Structure.Speed = 150 // a 10-minute level lasts 4 seconds, the break 2

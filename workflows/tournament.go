@@ -20,6 +20,10 @@ import (
 type TournamentInput struct {
 	Spec  TournamentSpec            `json:"spec"`
 	State *director.TournamentState `json:"state,omitempty"`
+	// Top is the state of a tournament of sections (a field larger than one section's tables).
+	Top *director.TopState `json:"top,omitempty"`
+	// Section is what a section's first run starts from (State the runs after).
+	Section *director.SectionStart `json:"section,omitempty"`
 }
 
 // traceEvents, when set (in tests), sees every table event the tournament applies.
@@ -37,37 +41,79 @@ const closeWait = time.Minute
 // replays deterministically. It continues as new when the history grows long, after its handlers
 // have finished and everything it sent has gone, carrying the whole state.
 func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, error) {
+	if in.Top != nil || in.State == nil && in.Spec.Sectioned() {
+		return topWorkflow(ctx, in)
+	}
 	s := in.State
 	if s == nil {
-		seed := in.Spec.Seed
-		if seed == 0 {
-			// T2, T3: the draws are keyed by a seed from crypto/rand, recorded in the history.
-			enc := workflow.SideEffect(ctx, func(workflow.Context) any {
-				var b [8]byte
-				_, _ = rand.Read(b[:])
-				return binary.LittleEndian.Uint64(b[:])
-			})
-			if err := enc.Get(&seed); err != nil {
-				return TournamentResult{}, err
-			}
+		seed, err := drawSeed(ctx, in.Spec)
+		if err != nil {
+			return TournamentResult{}, err
 		}
-		var err error
 		s, err = director.NewTournamentState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, workflow.Now(ctx))
 		if err != nil {
 			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
 		}
 		s.Tick(workflow.Now(ctx))
 	}
-	if in.State != nil {
+	if err := runFloor(ctx, s, in.State != nil); err != nil {
+		return TournamentResult{}, err
+	}
+	return s.Result()
+}
+
+// drawSeed is the spec's seed, or one drawn from crypto/rand once and recorded in the history
+// (T2, T3: every draw is keyed by it).
+func drawSeed(ctx workflow.Context, spec TournamentSpec) (uint64, error) {
+	seed := spec.Seed
+	if seed != 0 {
+		return seed, nil
+	}
+	enc := workflow.SideEffect(ctx, func(workflow.Context) any {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		return binary.LittleEndian.Uint64(b[:])
+	})
+	err := enc.Get(&seed)
+	return seed, err
+}
+
+// SectionWorkflow is one section of a large tournament: the director of its tables (balancing and
+// breaking them, R3, R4; their clock, pauses and hand-for-hand rounds as the tournament orders),
+// which tells the tournament its counts and eliminations and sends players on to other sections.
+// It continues as new like the tournament, carrying its TournamentState (its tables and players
+// only), and ends when the tournament closes it.
+func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
+	if in.State == nil && in.Section != nil {
+		s, err := in.Section.State(workflow.Now(ctx))
+		if err != nil {
+			return temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSection", err)
+		}
+		return runFloor(ctx, s, false)
+	}
+	if in.State == nil || in.State.Section == nil {
+		return temporal.NewNonRetryableApplicationError("a section starts from its tables or its state", "InvalidSection", nil)
+	}
+	in.State.Section.Events.Resend() // a new run does not know what its last delivered
+	return runFloor(ctx, in.State, true)
+}
+
+// runFloor runs a tournament's (or a section's) floor to its end: the tables' news in, the
+// floor's steps, the orders out. resumed says the state comes from a run that continued as new.
+func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) error {
+	if resumed {
 		s.Resend()
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}
 	if err := w.register(ctx); err != nil {
-		return TournamentResult{}, err
+		return err
 	}
 	// Events are taken from the channel only by ReceiveAsync (see TableWorkflow).
 	w.events = workflow.GetSignalChannel(ctx, TableEventSignal)
+	if s.Section != nil {
+		w.orders = workflow.GetSignalChannel(ctx, SectionOrdersSignal)
+	}
 	for {
 		w.send(ctx)
 		if s.Finished {
@@ -81,14 +127,18 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 				if w.cancel != nil {
 					w.cancel()
 				}
-				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: s.Spec, State: s})
+				if s.Section != nil {
+					return workflow.NewContinueAsNewError(ctx, SectionWorkflow, TournamentInput{State: s})
+				}
+				return workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: s.Spec, State: s})
 			}
 			continue
 		}
 		w.armClock(ctx)
 		w.wake = false
 		err := workflow.Await(ctx, func() bool {
-			return w.events.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
+			return w.events.Len() > 0 || w.orders != nil && w.orders.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() ||
+				w.continueAsNewDue(ctx) && w.quiet(ctx)
 		})
 		if err == nil {
 			// Await returns as soon as its condition holds, even when the tournament is cancelled:
@@ -97,7 +147,7 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 		}
 		if err != nil {
 			w.cancelled(ctx)
-			return TournamentResult{}, temporal.NewCanceledError()
+			return temporal.NewCanceledError()
 		}
 		w.process(ctx)
 	}
@@ -116,15 +166,23 @@ func TournamentWorkflow(ctx workflow.Context, in TournamentInput) (TournamentRes
 	}
 	w.process(ctx)
 	w.send(ctx)
-	if err := w.waitSent(ctx); err != nil {
-		return TournamentResult{}, err
+	if s.Section != nil {
+		s.Section.Ended = true
+		w.reportUp(ctx)
+		if err := workflow.Await(ctx, func() bool { return !w.upBusy && !s.Section.Events.Pending() }); err != nil {
+			return err
+		}
 	}
-	return s.Result()
+	return w.waitSent(ctx)
 }
 
 type tournamentWorkflow struct {
 	s      *director.TournamentState
 	events workflow.ReceiveChannel
+	// orders are a section's orders from the tournament (nil for the tournament itself); upBusy
+	// says a signal of events to the tournament is under way.
+	orders workflow.ReceiveChannel
+	upBusy bool
 	inbox  []director.TableEvent
 	wake   bool // a handler changed the state: step and send
 
@@ -157,17 +215,55 @@ func (w *tournamentWorkflow) process(ctx workflow.Context) {
 		w.s.OnEvent(ev)
 	}
 	w.inbox = nil
+	if w.orders != nil {
+		for {
+			var msgs []director.Numbered[director.SectionOrder]
+			if !w.orders.ReceiveAsync(&msgs) {
+				break
+			}
+			w.s.OnOrders(msgs)
+		}
+	}
 	now := workflow.Now(ctx)
 	w.s.Tick(now)
 	w.s.Step(now)
+	w.reportUp(ctx)
+}
+
+// reportUp sends a section's news to the tournament: one signal at a time, in order; a signal
+// that failed every attempt goes again with the next.
+func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
+	sec := w.s.Section
+	if sec == nil {
+		return
+	}
+	if ev, ok := w.s.SectionReport(); ok {
+		sec.Events.Send(ev)
+	}
+	if w.upBusy || w.continueAsNewDue(ctx) && !w.s.Finished {
+		return // the next run sends what is queued
+	}
+	msgs := sec.Events.Take()
+	if len(msgs) == 0 {
+		return
+	}
+	w.upBusy = true
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { w.upBusy = false; w.wake = true }()
+		if retrySignal(ctx, sec.Parent, SectionEventsSignal, SectionEvents{Section: sec.Number, Events: msgs}, nil) {
+			sec.Events.Ack(msgs[len(msgs)-1].Seq) // the tournament has it: it takes every signal before it continues as new
+		} else {
+			sec.Events.Resend()
+		}
+	})
 }
 
 // send opens the new tables, signals the orders to the tables that have started, and lets the
 // hosts take down the closed tables.
 func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	s := w.s
-	for _, id := range s.NewTables {
-		w.startTable(ctx, id)
+	if len(s.NewTables) > 0 {
+		w.startTables(ctx, s.NewTables)
 	}
 	s.NewTables = nil
 	kept := s.Outbox[:0]
@@ -219,32 +315,54 @@ func (w *tournamentWorkflow) track(f workflow.Future) {
 	w.pending = append(kept, f)
 }
 
-// startTable starts a table's workflow, as a child that outlives this run (continue-as-new), then
-// its process; the table's orders go once it has started.
-func (w *tournamentWorkflow) startTable(ctx workflow.Context, id floor.TableID) {
+// startTables starts the tables' workflows, as children that outlive this run (continue-as-new),
+// then their processes, all in one activity; a table's orders go once it has started.
+func (w *tournamentWorkflow) startTables(ctx workflow.Context, ids []floor.TableID) {
 	s := w.s
-	t := s.Table(id)
-	in := s.TableInput(id)
-	// The table outlives this run, and a cancelled tournament does not cancel its tables: they
-	// take a Close order.
-	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
-		WorkflowID:        t.WorkflowID,
-		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
-	})
-	child := workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)
-	host := w.hosted(id)
+	type started struct {
+		id    floor.TableID
+		child workflow.ChildWorkflowFuture
+	}
+	var children []started
+	for _, id := range ids {
+		t := s.Table(id)
+		in := s.TableInput(id)
+		// The table outlives this run, and a cancelled tournament does not cancel its tables: they
+		// take a Close order.
+		dctx, _ := workflow.NewDisconnectedContext(ctx)
+		cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
+			WorkflowID:        t.WorkflowID,
+			TaskQueue:         TableTaskQueue(workflow.GetInfo(ctx).TaskQueueName),
+			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		})
+		children = append(children, started{id, workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)})
+	}
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
-		if err := child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
-			workflow.GetLogger(gctx).Error("table workflow did not start", "table", t.WorkflowID, "error", err)
+		var hosts []HostedTable
+		for _, c := range children {
+			if err := c.child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
+				workflow.GetLogger(gctx).Error("table workflow did not start", "table", s.Table(c.id).WorkflowID, "error", err)
+				continue
+			}
+			s.Table(c.id).Started = true
+			hosts = append(hosts, w.hosted(c.id))
+		}
+		if len(hosts) == 0 {
 			return
 		}
-		s.Table(id).Started = true
-		actx := tableActivityOptions(gctx, "create/"+host.ID)
-		if err := workflow.ExecuteActivity(actx, CreateTableActivity, host).Get(gctx, nil); err != nil {
-			workflow.GetLogger(gctx).Error("table process did not start", "table", host.ID, "error", err)
+		id := "create/" + hosts[0].ID
+		if len(hosts) > 1 {
+			id += fmt.Sprintf("+%d", len(hosts)-1)
+		}
+		actx := workflow.WithActivityOptions(gctx, workflow.ActivityOptions{
+			ActivityID:          id,
+			StartToCloseTimeout: 2 * time.Minute,
+			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
+		})
+		if err := workflow.ExecuteActivity(actx, CreateTablesActivity, hosts).Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("table processes did not start", "tables", len(hosts), "error", err)
 		}
 	})
 }
@@ -302,7 +420,7 @@ func (w *tournamentWorkflow) allClosed() bool {
 
 // quiet: no handler is running, no table starting, no activity in flight.
 func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
-	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 {
+	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 || w.upBusy {
 		return false
 	}
 	for _, f := range w.pending {

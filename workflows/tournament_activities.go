@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -47,6 +48,18 @@ func (a *TableActivities) CreateTable(ctx context.Context, t HostedTable) error 
 	return a.Host.CreateTable(ctx, t)
 }
 
+// CreateTables is the activity that starts the processes of the tables one task opened (a
+// section's hundred at its start): one activity, not one a table. A retry creates them again,
+// which creates nothing twice.
+func (a *TableActivities) CreateTables(ctx context.Context, ts []HostedTable) error {
+	for _, t := range ts {
+		if err := a.Host.CreateTable(ctx, t); err != nil {
+			return fmt.Errorf("table %s: %w", t.ID, err)
+		}
+	}
+	return nil
+}
+
 // DeleteTable is the activity that stops a table's process.
 func (a *TableActivities) DeleteTable(ctx context.Context, id string) error {
 	return a.Host.DeleteTable(ctx, id)
@@ -69,6 +82,7 @@ func tableActivityOptions(ctx workflow.Context, id string) workflow.Context {
 // The activities' registered names.
 const (
 	CreateTableActivity  = "CreateTable"
+	CreateTablesActivity = "CreateTables"
 	DeleteTableActivity  = "DeleteTable"
 	ReplaceTableActivity = "ReplaceTable"
 )

@@ -41,6 +41,7 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterWorkflow(TableWorkflow)
 	env.RegisterActivity(&TableActivities{})
 	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(CreateTablesActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(ReplaceTableActivity, mock.Anything, mock.Anything).Return(nil)
 	return env

@@ -23,6 +23,7 @@ import (
 //	temporal.db, temporal.db-wal, lock   the embedded server's database: the tournament in progress
 //	current.json                         which tournament that is, and its settings (resume reads it)
 //	tables.jsonl                         the tables the tournament asked this process to host
+//	places.jsonl                         a tournament of sections' places, as they are given
 //	runs/<tournament>/results.json       each finished tournament's results (kept)
 //	runs/<tournament>/summary.txt        the same as text
 //
@@ -121,7 +122,7 @@ func writeSavedRun(dir string, r savedRun) error {
 
 // clearSavedRun forgets the tournament in progress (it finished) and the tables it hosted.
 func clearSavedRun(dir string) error {
-	for _, name := range []string{currentRunFile, tablesFile} {
+	for _, name := range []string{currentRunFile, tablesFile, placesFile} {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -74,18 +74,30 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		_ = srv.Stop()
 		return nil, nil, err
 	}
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, recorder)
+	places, err := openPlaceFile(s.DataDir)
+	if err != nil {
+		c.Close()
+		_ = srv.Stop()
+		_ = recorder.Close()
+		return nil, nil, err
+	}
+	// Two workers: the tournament's and the tables' (their task queue apart, so that the tables'
+	// reports never hold the tournament's tasks up).
+	workers := workflows.NewWorkers(c, workflows.TaskQueue, worker.Options{}, recorder, places)
 	stop := func() {
 		host.Close() // tables first: they report through the worker's workflows
-		w.Stop()
+		for _, w := range workers {
+			w.Stop()
+		}
 		c.Close()
 		stopServer(srv, s.DataDir)
 		_ = recorder.Close()
 	}
-	if err := w.Start(); err != nil {
-		stop()
-		return nil, nil, fmt.Errorf("start the worker: %w", err)
+	for _, w := range workers {
+		if err := w.Start(); err != nil {
+			stop()
+			return nil, nil, fmt.Errorf("start the worker: %w", err)
+		}
 	}
 	if s.Resume != "" {
 		t, err := resumeTournament(ctx, c, s, host)

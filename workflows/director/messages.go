@@ -47,6 +47,9 @@ type MoveOutOrder struct {
 	To           floor.TableID    `json:"to"`
 	ToSeat       floor.Seat       `json:"toSeat"`
 	Reason       floor.MoveReason `json:"reason"`
+	// Section, when not 0, sends the player to another section of the tournament (To is then 0):
+	// that section seats him.
+	Section int `json:"section,omitempty"`
 }
 
 // LevelOrder sets the blinds from the next hand (B3), or holds the table on a break.
@@ -153,6 +156,8 @@ type MovedOut struct {
 	To     floor.TableID    `json:"to"`
 	ToSeat floor.Seat       `json:"toSeat"`
 	Reason floor.MoveReason `json:"reason"`
+	// Section: he left for another section (MoveOutOrder.Section).
+	Section int `json:"section,omitempty"`
 }
 
 // RefusedSeat is an arrival the table could not seat (no free seat): the player is still the

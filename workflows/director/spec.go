@@ -67,7 +67,33 @@ type TournamentSpec struct {
 	TableDeadline time.Duration `json:"tableDeadline,omitempty"`
 	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
 	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
+	// SectionTables is the most tables a section starts with: a field of more tables is split into
+	// sections (see SectionRole); 0 means DefaultSectionTables.
+	SectionTables int `json:"sectionTables,omitempty"`
+	// SectionContinueAsNewAfter is ContinueAsNewAfter for the sections (0: the same).
+	SectionContinueAsNewAfter int `json:"sectionContinueAsNewAfter,omitempty"`
 }
+
+// Sectioned reports whether the field is split into sections: it needs more than OneSectionTables
+// tables (or SectionTables, when set higher).
+func (s TournamentSpec) Sectioned() bool {
+	n, size, most := s.PlayerCount, s.TableSize, max(s.SectionTables, OneSectionTables)
+	if len(s.Players) > 0 {
+		n = len(s.Players)
+	}
+	if size == 0 {
+		size = DefaultTableSize
+	}
+	if s.SectionTables > 0 && s.SectionTables < OneSectionTables {
+		most = s.SectionTables // a spec that asks for small sections gets them (tests)
+	}
+	return n >= 2 && size >= 2 && floor.TableCount(n, size) > most
+}
+
+// OneSectionTables is the most tables a field plays on as one tournament, with no sections (1,800
+// players at tables of 9): the shape every tournament had before sections, which the tests of
+// whole tournaments up to 1,000 players keep on.
+const OneSectionTables = 200
 
 // Defaults.
 const (
@@ -112,6 +138,12 @@ func (s TournamentSpec) withDefaults() TournamentSpec {
 	}
 	if s.TableMaxWait <= 0 {
 		s.TableMaxWait = DefaultTableMaxWait
+	}
+	if s.SectionTables <= 0 {
+		s.SectionTables = DefaultSectionTables
+	}
+	if s.SectionContinueAsNewAfter <= 0 {
+		s.SectionContinueAsNewAfter = s.ContinueAsNewAfter
 	}
 	if s.RebuyChips <= 0 {
 		s.RebuyChips = s.Structure.StartingStack

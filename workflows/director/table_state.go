@@ -423,7 +423,7 @@ func (t *TableState) moveOut(o MoveOutOrder, ev *TableEvent) {
 	}
 	s := t.Seats[i]
 	t.Seats = slices.Delete(t.Seats, i, i+1)
-	ev.Out = append(ev.Out, MovedOut{Ref: o.Ref, Player: s.Player, Stack: s.Stack, Away: s.Away, To: o.To, ToSeat: o.ToSeat, Reason: o.Reason})
+	ev.Out = append(ev.Out, MovedOut{Ref: o.Ref, Player: s.Player, Stack: s.Stack, Away: s.Away, To: o.To, ToSeat: o.ToSeat, Reason: o.Reason, Section: o.Section})
 }
 
 // sanction applies a sanction from the next hand (P5): an exclusion of rounds of as many hands as

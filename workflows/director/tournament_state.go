@@ -64,6 +64,10 @@ type TournamentState struct {
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
 
+	// Section, when set, makes this the state of one section of a large tournament (see
+	// SectionRole): its own tables and players, the clock and the places the tournament's.
+	Section *SectionRole `json:"section,omitempty"`
+
 	index map[string]int // player ID -> index in Players, rebuilt after a continue-as-new
 	// Trace, when set (in tests), sees every event applied.
 	Trace func(ev TableEvent) `json:"-"`
@@ -230,6 +234,9 @@ func NewTournamentState(id string, spec TournamentSpec, seed uint64, now time.Ti
 	if err := s.computePayouts(); err != nil {
 		return nil, err
 	}
+	// The names are the field's now: the spec does not carry them again through every
+	// continue-as-new.
+	s.Spec.Players = nil
 	return s, nil
 }
 
@@ -352,6 +359,8 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 	}
 	if s.Spec.Simulation {
 		// The tournament's clock is the tables' hands, which they tell as their credit runs out.
+		// A table opened late starts at the others' hand: its credit runs from there.
+		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
 		st.Credit = tr.Credit
 	}
@@ -442,6 +451,9 @@ func (s *TournamentState) OpenTables() int {
 // HandsPlayed is the hands dealt at every table, as far as their news tells.
 func (s *TournamentState) HandsPlayed() int64 {
 	var n int64
+	if s.Section != nil {
+		n = s.Section.ClosedHands
+	}
 	for _, t := range s.Tables {
 		n += t.Hands
 	}
@@ -487,6 +499,10 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		}
 	}
 	for _, m := range ev.Out {
+		if m.Section > 0 && s.Section != nil {
+			s.transferOut(m)
+			continue
+		}
 		p := s.player(m.Player)
 		p.Status, p.Stack, p.Away, p.Leaving, p.Table, p.Seat = Moving, m.Stack, m.Away, false, 0, 0
 		dest := s.Table(m.To)
@@ -502,6 +518,11 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	}
 	for _, o := range ev.Gone {
 		s.stays(o.Player)
+		if o.Section > 0 && s.Section != nil {
+			s.sent(o.Ref, "")
+			s.Section.Owed = append(s.Section.Owed, SendOutOrder{To: o.Section, Players: 1})
+			continue
+		}
 		if dest := s.Table(o.To); dest != nil {
 			dest.Arriving = slices.DeleteFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == o.Ref && !a.Sent })
 		}
@@ -562,18 +583,12 @@ func (s *TournamentState) stays(id string) {
 // checkChips is the conservation invariant (R1, P4): the chips at the tables as they last told,
 // plus those in the hands of moving players, are the ledger's.
 func (s *TournamentState) checkChips(ev TableEvent) {
-	var sum int64
-	for _, t := range s.Tables {
-		for _, c := range t.Stacks {
-			sum += c
-		}
+	sum := s.chipsInPlay()
+	want := s.Ledger.Total()
+	if s.Section != nil {
+		want += s.Section.Transferred
 	}
-	for _, p := range s.Players {
-		if p.Status == Moving {
-			sum += p.Stack
-		}
-	}
-	if want := s.Ledger.Total(); sum != want && len(s.ChipErrors) < 100 {
+	if sum != want && len(s.ChipErrors) < 100 {
 		s.ChipErrors = append(s.ChipErrors, fmt.Sprintf("after event %d of table %d (hand %d): %d chips in play, the ledger says %d", ev.Seq, ev.Table, ev.Hand, sum, want))
 	}
 }
@@ -600,6 +615,11 @@ func (s *TournamentState) placeAnywhere(p *PlayerRecord, reason floor.MoveReason
 		id := floor.TableID(1)
 		if n := len(s.Tables); n > 0 {
 			id = s.Tables[n-1].ID + 1
+		}
+		if s.Section != nil {
+			// A section's own tables are numbered apart from the draw's and the other sections'.
+			id = max(id, s.Section.NextTable)
+			s.Section.NextTable = id + 1
 		}
 		// Every table is full: a new one opens with him, and balancing (R3) brings it players. Its
 		// button is drawn (T3) by the table once it has two, from a draw of the tournament's made
@@ -686,6 +706,10 @@ func (s *TournamentState) MovesPending() bool {
 // Step is the floor's work after the news: places, hand-for-hand, breaking and balancing tables,
 // holding short tables, closing empty ones, sanctions waiting for a seat, and the end (R5).
 func (s *TournamentState) Step(now time.Time) {
+	if s.Section != nil {
+		s.stepSection(now)
+		return
+	}
 	if s.Finished {
 		return
 	}
@@ -796,7 +820,9 @@ func (s *TournamentState) grantCredit() {
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		// Refill when half the window is used; shrink it when the window closes in (the bubble).
-		if t.Closed || t.Closing || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
+		// A table not started yet takes its credit with its first state (TableInput): a grant
+		// queued before it would be older than that, and stop it at once.
+		if t.Closed || t.Closing || !t.Started || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
 			continue
 		}
 		t.Credit = t.Hand + w
@@ -983,6 +1009,9 @@ func (s *TournamentState) Tick(now time.Time) {
 	}
 	if s.Spec.Simulation {
 		s.SimHands = s.simHands()
+	}
+	if s.Section != nil {
+		return // the tournament keeps the clock and tells the section
 	}
 	cs, err := s.ClockAt(now)
 	if err != nil {

@@ -1,10 +1,5 @@
 package floor
 
-import (
-	"cmp"
-	"slices"
-)
-
 // Elimination is one player out of chips, with his stack at the start of the hand that busted
 // him: it decides his place against the others busted with him (R7).
 type Elimination struct {
@@ -50,30 +45,18 @@ func Places(field []PlayerID, busts [][]Elimination) (Result, error) {
 		if len(group) >= left {
 			return Result{}, ruleErr("R5", "elimination group %d busts all %d players left: one must win the hand", k+1, left)
 		}
-		g := slices.Clone(group)
-		for _, e := range g {
+		for _, e := range group {
 			if !in[e.Player] {
 				return Result{}, ruleErr("R5", "%q is not in the tournament", e.Player)
 			}
 			in[e.Player] = false
 		}
-		slices.SortFunc(g, func(a, b Elimination) int {
-			return cmp.Or(cmp.Compare(b.Stack, a.Stack), cmp.Compare(a.Player, b.Player))
-		})
-		best := left - len(g) + 1
-		var placed []Standing
-		for i := 0; i < len(g); {
-			j := i
-			for j < len(g) && g[j].Stack == g[i].Stack {
-				j++
-			}
-			for _, e := range g[i:j] {
-				placed = append(placed, Standing{Player: e.Player, Place: best + i, Shared: j - i})
-			}
-			i = j
+		placed, err := PlaceGroup(left, group)
+		if err != nil {
+			return Result{}, err
 		}
 		standings = append(placed, standings...)
-		left -= len(g)
+		left -= len(group)
 	}
 	res := Result{Standings: standings}
 	for _, p := range field {

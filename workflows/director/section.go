@@ -1,0 +1,404 @@
+package director
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// A field of more than SectionTables tables is split into sections: each a SectionWorkflow with
+// a TournamentState of its own tables and players (the section role below), between the
+// tournament (a TopState: counts, the clock, the payouts, the places) and the tables. No workflow
+// then holds more than a section's players, starts more than a section's tables, or signals more
+// than a section's tables (or the tournament's sections) from one task; the tournament's
+// continue-as-new input does not grow with the field.
+
+// DefaultSectionTables is the most tables a section starts with. A section's state is about
+// 1.3 KB a table (nine player records and the table's), so 100 tables is about 130 KB, half the
+// 256 KB a continue-as-new input is allowed here; 100,000 entries make 112 sections.
+const DefaultSectionTables = 100
+
+// SectionWorkflowID names section n's workflow.
+func SectionWorkflowID(tournament string, n int) string {
+	return fmt.Sprintf("%s/section-%03d", tournament, n)
+}
+
+// SectionOrder is one instruction from the tournament to a section, applied in sequence (a Link).
+// Exactly one field is set.
+type SectionOrder struct {
+	// Level sets the blinds at every table of the section from its next hand (B3).
+	Level *LevelOrder `json:"level,omitempty"`
+	// Period is the index in the clock's structure of Level's period.
+	Period int `json:"period,omitempty"`
+	// Pause stops (true) or restarts the section's tables when their hand ends.
+	Pause *bool `json:"pause,omitempty"`
+	// Arrivals are players moved in from another section: the section seats them (R3, B7).
+	Arrivals []Transfer `json:"arrivals,omitempty"`
+	// SendOut moves players to another section (R3, R4 for the whole field: floor.PlanSections).
+	SendOut *SendOutOrder `json:"sendOut,omitempty"`
+	// HandForHand opens round Round at every table of the section (R7); Round 0 ends it.
+	HandForHand *SectionRound `json:"handForHand,omitempty"`
+	// Approach: the bubble nears, the tables tell every hand (a simulation).
+	Approach *bool `json:"approach,omitempty"`
+	// Close ends the section: every table closes.
+	Close bool `json:"close,omitempty"`
+}
+
+// SendOutOrder asks a section to move Players of its players to section To: each the next big
+// blind at the section's fullest table (R3).
+type SendOutOrder struct {
+	To      int `json:"to"`
+	Players int `json:"players"`
+}
+
+// SectionRound is one hand-for-hand round ordered to a section (R7).
+type SectionRound struct {
+	Round   int  `json:"round"`
+	Grouped bool `json:"grouped,omitempty"` // its eliminations are one group for the places
+	Skip    bool `json:"skip,omitempty"`    // a barrier: no table deals
+}
+
+// Transfer is a player on his way from one section to another: his record goes with him.
+type Transfer struct {
+	Player  string `json:"player"`
+	Entrant string `json:"entrant,omitempty"`
+	Stack   int64  `json:"stack"`
+	Away    int    `json:"away,omitempty"`
+	Rebuys  int    `json:"rebuys,omitempty"`
+	From    int    `json:"from"`
+	To      int    `json:"to"`
+	// Seq, at the tournament, is the sequence number of the order that carries him to To: he is
+	// in To's count once To has applied it.
+	Seq int `json:"seq,omitempty"`
+}
+
+// SectionEvent is what a section tells the tournament: its counts as they stand, and the news
+// since its last event.
+type SectionEvent struct {
+	Section int `json:"section"`
+	// Acked is the sequence number of the last order the section applied.
+	Acked   int   `json:"acked"`
+	Players int   `json:"players"` // seated at its tables or moving between them
+	Tables  int   `json:"tables"`  // open
+	Chips   int64 `json:"chips"`   // at its tables and in the hands of its moving players
+	// Settled: no move inside the section is under way and it owes no player to another.
+	Settled     bool  `json:"settled,omitempty"`
+	MedianHands int64 `json:"medianHands"`
+	HandsPlayed int64 `json:"handsPlayed"`
+	// Busts are the elimination groups since the last event, in order (R5, R7).
+	Busts [][]floor.Elimination `json:"busts,omitempty"`
+	// Out are the players who left for another section.
+	Out []Transfer `json:"out,omitempty"`
+	// RoundDone is the last hand-for-hand round every table of the section has dealt; Group the
+	// eliminations of that round, one group (R7).
+	RoundDone int                 `json:"roundDone,omitempty"`
+	Group     []floor.Elimination `json:"group,omitempty"`
+	// Last is the one player left in the section, when there is one.
+	Last       string   `json:"last,omitempty"`
+	ChipErrors []string `json:"chipErrors,omitempty"`
+	Closed     bool     `json:"closed,omitempty"`
+}
+
+// SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
+// tournament, the orders coming down and the events going up.
+type SectionRole struct {
+	Number int    `json:"number"`
+	Parent string `json:"parent"` // the TournamentWorkflow's ID
+	// Orders takes the tournament's orders in sequence; Events sends the section's events up.
+	Orders Inbox[SectionOrder] `json:"orders"`
+	Events Link[SectionEvent]  `json:"events"`
+	// Owed are the players still to send to other sections (a count a destination); Sending the
+	// moves ordered, by reference, with the floor's guess of who goes (the table moves its next
+	// big blind, R3).
+	Owed    []SendOutOrder `json:"owed,omitempty"`
+	Sending []Arrival      `json:"sending,omitempty"`
+	// Out are the players gone to other sections since the last event; RoundDone and Group the
+	// hand-for-hand round finished since it.
+	Out       []Transfer          `json:"out,omitempty"`
+	RoundDone int                 `json:"roundDone,omitempty"`
+	Group     []floor.Elimination `json:"group,omitempty"`
+	// Transferred is the chips that came in with arrivals less those that left with transfers.
+	Transferred int64 `json:"transferred,omitempty"`
+	// ClosedHands are the hands dealt at the tables the section closed and forgot.
+	ClosedHands int64 `json:"closedHands,omitempty"`
+	// NextTable numbers the tables the section opens itself (late arrivals at full tables).
+	NextTable floor.TableID `json:"nextTable"`
+	// Sent is the last event's counts: an event goes when they change or there is news.
+	Sent       SectionEvent `json:"sent"`
+	ErrorsSent int          `json:"errorsSent,omitempty"`
+	Closing    bool         `json:"closing,omitempty"`
+	// Ended: the section's workflow is ending (its tables closed, or the wait for them over).
+	Ended bool `json:"ended,omitempty"`
+}
+
+// NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
+// (T2, T3), their players at the starting stack.
+// spec is the tournament's, its defaults filled in (NewTopState's).
+func NewSectionState(parent string, number int, spec TournamentSpec, tables []floor.Table, seed uint64, now time.Time) (*TournamentState, error) {
+	spec.Players = nil
+	id := SectionWorkflowID(parent, number)
+	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1}
+	s.Spec.ContinueAsNewAfter = spec.SectionContinueAsNewAfter
+	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000}
+	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
+	for _, ft := range tables {
+		for _, p := range ft.Seats {
+			if p != "" {
+				s.addPlayer(string(p), string(p))
+			}
+		}
+		s.addTable(ft)
+	}
+	s.Field = nil
+	return s, nil
+}
+
+// OnOrders takes the tournament's orders in, each once and in sequence, and applies those that are
+// next.
+func (s *TournamentState) OnOrders(msgs []Numbered[SectionOrder]) {
+	sec := s.Section
+	for _, o := range sec.Orders.Add(msgs...) {
+		s.applySectionOrder(o)
+	}
+}
+
+func (s *TournamentState) applySectionOrder(o SectionOrder) {
+	sec := s.Section
+	h := &s.HandForHand
+	switch {
+	case o.Level != nil:
+		s.Period = o.Period
+		s.OnBreak = o.Level.OnBreak
+		s.broadcast(Order{Level: o.Level})
+	case o.Pause != nil:
+		s.Paused = *o.Pause
+		p := s.Paused
+		s.broadcast(Order{Pause: &p})
+	case len(o.Arrivals) > 0:
+		for _, tr := range o.Arrivals {
+			if p := s.player(tr.Player); p != nil && p.Status != Out {
+				continue // a repeat (the Inbox drops them; this guards the ledger)
+			}
+			s.compact() // a player who left and comes back has no stale record
+			p := s.addPlayer(tr.Player, orElse(tr.Entrant, tr.Player))
+			s.Ledger.Entries-- // an arrival is not an entry: his chips count as transferred
+			p.Status, p.Stack, p.Away, p.Rebuys = Moving, tr.Stack, tr.Away, tr.Rebuys
+			sec.Transferred += tr.Stack
+			s.placeAnywhere(p, floor.MoveBalance)
+		}
+		s.Field = nil
+	case o.SendOut != nil:
+		sec.Owed = append(sec.Owed, *o.SendOut)
+	case o.HandForHand != nil:
+		r := *o.HandForHand
+		if r.Round == 0 {
+			h.On, h.Open, h.Group, h.Participants = false, false, nil, nil
+			s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
+			return
+		}
+		h.On = true
+		h.Round = r.Round - 1 // openRound counts it
+		s.openRound(r.Grouped, r.Skip)
+	case o.Approach != nil:
+		h.Approach = *o.Approach
+	case o.Close:
+		sec.Closing = true
+	}
+}
+
+// orElse is a, or b when a is empty.
+func orElse(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// sendOut orders the moves to other sections still owed: each time the next big blind at the
+// fullest table (R3), to be seated by the section he goes to.
+func (s *TournamentState) sendOut() {
+	sec := s.Section
+	for len(sec.Owed) > 0 {
+		o := &sec.Owed[0]
+		if o.Players <= 0 {
+			sec.Owed = sec.Owed[1:]
+			continue
+		}
+		var best *TableRecord
+		var bestView floor.Table
+		for i := range s.Tables {
+			t := &s.Tables[i]
+			if t.Closed || t.Closing {
+				continue
+			}
+			if ft := s.view(t); ft.Players() > 0 && (best == nil || ft.Players() > bestView.Players()) {
+				best, bestView = t, ft
+			}
+		}
+		if best == nil {
+			sec.Owed = nil // nobody left to send
+			return
+		}
+		seat := floor.NextBigBlindSeat(bestView)
+		player := string(bestView.PlayerAt(seat))
+		p := s.player(player)
+		if seat <= 0 || p == nil || p.Leaving {
+			// No next big blind named yet: anyone at the table goes.
+			p = nil
+			for _, q := range bestView.Seats {
+				if pr := s.player(string(q)); q != "" && pr != nil && !pr.Leaving && pr.Status == Seated {
+					p = pr
+					break
+				}
+			}
+			if p == nil {
+				return // only arrivals there: wait for them
+			}
+		}
+		p.Leaving = true
+		s.MoveRefs++
+		o.Players--
+		sec.Sending = append(sec.Sending, Arrival{Ref: s.MoveRefs, Player: p.ID})
+		s.order(best.ID, Order{MoveOut: &MoveOutOrder{Ref: s.MoveRefs, Player: p.ID, NextBigBlind: p.ID == player, Section: o.To, Reason: floor.MoveBalance}})
+	}
+	sec.Owed = nil
+}
+
+// transferOut takes the record of a player who left for another section off the books.
+func (s *TournamentState) transferOut(m MovedOut) {
+	sec := s.Section
+	s.sent(m.Ref, m.Player)
+	p := s.player(m.Player)
+	if p == nil {
+		return
+	}
+	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section})
+	sec.Transferred -= m.Stack
+	p.Status, p.Stack, p.Leaving, p.Table, p.Seat = Out, 0, false, 0, 0 // gone: compact forgets him
+}
+
+// sent closes the move ref: the player the floor guessed would go, if another went, stays.
+func (s *TournamentState) sent(ref int, player string) {
+	sec := s.Section
+	k := slices.IndexFunc(sec.Sending, func(a Arrival) bool { return a.Ref == ref })
+	if k < 0 {
+		return
+	}
+	if guess := sec.Sending[k].Player; guess != player {
+		s.stays(guess)
+	}
+	sec.Sending = slices.Delete(sec.Sending, k, k+1)
+	if len(sec.Sending) == 0 {
+		sec.Sending = nil
+	}
+}
+
+// stepSection is a section's part of Step: the round it finished, its moves to other sections,
+// and the records it no longer needs (out players, closed tables), so that its state stays the
+// size of its tables.
+func (s *TournamentState) stepSection(now time.Time) {
+	sec := s.Section
+	h := &s.HandForHand
+	if sec.Closing && !s.Finished {
+		s.Finish(now)
+	}
+	if h.Open && s.roundDone() {
+		sec.RoundDone, sec.Group = h.Round, append(sec.Group, h.Group...)
+		h.Open, h.Group, h.Participants = false, nil, nil
+	}
+	if !s.Finished {
+		s.watchTables(now)
+		s.closeEmptyTables()
+		if !h.Open && !s.MovesPending() {
+			if len(sec.Owed) > 0 {
+				s.sendOut()
+			} else {
+				s.plan()
+			}
+		}
+		s.hold()
+		s.grantCredit()
+	}
+	s.compact()
+}
+
+// compact forgets the players who are out (their places are the tournament's) and the tables
+// closed and taken down.
+func (s *TournamentState) compact() {
+	n := len(s.Players)
+	s.Players = slices.DeleteFunc(s.Players, func(p PlayerRecord) bool { return p.Status == Out })
+	if len(s.Players) != n {
+		s.reindex()
+	}
+	s.Tables = slices.DeleteFunc(s.Tables, func(t TableRecord) bool {
+		if t.Closed && !slices.Contains(s.Deleting, t.ID) {
+			s.Section.ClosedHands += t.Hands
+			return true
+		}
+		return false
+	})
+}
+
+// SectionReport is the event for the tournament, if there is news or a count changed (ok).
+func (s *TournamentState) SectionReport() (SectionEvent, bool) {
+	sec := s.Section
+	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
+		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
+		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group}
+	if ev.Players == 1 {
+		for _, p := range s.Players {
+			if p.Status == Seated || p.Status == Moving {
+				ev.Last = p.ID
+			}
+		}
+	}
+	if len(s.ChipErrors) > sec.ErrorsSent {
+		ev.ChipErrors = slices.Clone(s.ChipErrors[sec.ErrorsSent:])
+	}
+	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
+	last := sec.Sent
+	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed
+	changed := ev.Acked != last.Acked || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
+	if !news && !changed {
+		return SectionEvent{}, false
+	}
+	if !news && !ev.Settled && ev.Acked == last.Acked && ev.Players == last.Players && ev.Tables == last.Tables && ev.Last == last.Last && ev.Closed == last.Closed {
+		// Only chips or hands moved while moves are under way: nothing the tournament decides on.
+		if ev.MedianHands < last.MedianHands+int64(max(s.Spec.Batch, 1)) {
+			return SectionEvent{}, false
+		}
+	}
+	s.Busts, sec.Out, sec.Group = nil, nil, nil
+	sec.ErrorsSent = len(s.ChipErrors)
+	sec.Sent = ev
+	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors = nil, nil, nil, nil
+	return ev, true
+}
+
+func (s *TournamentState) allTablesClosed() bool {
+	for _, t := range s.Tables {
+		if !t.Closed {
+			return false
+		}
+	}
+	return true
+}
+
+// chipsInPlay is the chips at the tables, as they last told, and in the hands of moving players.
+func (s *TournamentState) chipsInPlay() int64 {
+	var sum int64
+	for _, t := range s.Tables {
+		for _, c := range t.Stacks {
+			sum += c
+		}
+	}
+	for _, p := range s.Players {
+		if p.Status == Moving {
+			sum += p.Stack
+		}
+	}
+	return sum
+}

@@ -1,0 +1,190 @@
+package director
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// sectionSim plays a tournament of sections through TopState, the sections' TournamentStates and
+// the tables' TableStates alone (no Temporal, no engine): each section is a floorSim, and the
+// orders and events between the tournament and the sections are delivered late, out of order and
+// twice.
+type sectionSim struct {
+	t        *testing.T
+	top      *TopState
+	sections map[int]*floorSim
+	rng      *rand.Rand
+	up       []sectionMsgs // events on their way to the tournament
+	down     []orderMsgs   // orders on their way to the sections
+	written  []Place
+	burst    string // set when the bubble bursts outside hand-for-hand rounds (R7)
+}
+
+type sectionMsgs struct {
+	section int
+	msgs    []Numbered[SectionEvent]
+}
+
+type orderMsgs struct {
+	section int
+	msgs    []Numbered[SectionOrder]
+}
+
+func newSectionSim(t *testing.T, spec TournamentSpec, seed uint64) *sectionSim {
+	top, secs, err := NewTopState("big", spec, seed, 0, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := &sectionSim{t: t, top: top, sections: map[int]*floorSim{}, rng: rand.New(rand.NewPCG(seed, 11))}
+	for _, st := range secs {
+		s, err := st.State(simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &floorSim{t: t, s: s, tables: map[floor.TableID]*simTable{}, rng: rand.New(rand.NewPCG(seed, uint64(s.Section.Number))), now: simStart}
+		f.openTables()
+		sim.sections[s.Section.Number] = f
+	}
+	top.Tick(simStart)
+	return sim
+}
+
+func (sim *sectionSim) once() {
+	for _, n := range sortedKeys(sim.sections) {
+		f := sim.sections[n]
+		if f.s.Finished && f.s.allTablesClosed() && len(f.tables) == 0 {
+			if ev, ok := f.s.SectionReport(); ok {
+				f.s.Section.Events.Send(ev)
+			}
+		} else {
+			f.once()
+		}
+		if ev, ok := f.s.SectionReport(); ok {
+			f.s.Section.Events.Send(ev)
+		}
+		if msgs := f.s.Section.Events.Take(); len(msgs) > 0 {
+			sim.up = append(sim.up, sectionMsgs{n, msgs})
+			f.s.Section.Events.Ack(msgs[len(msgs)-1].Seq) // delivered: the tournament takes it
+		}
+	}
+	// Deliver some events to the tournament, in any order, some twice.
+	sim.rng.Shuffle(len(sim.up), func(i, j int) { sim.up[i], sim.up[j] = sim.up[j], sim.up[i] })
+	k := sim.rng.IntN(len(sim.up) + 1)
+	for _, m := range sim.up[:k] {
+		left, paid := sim.top.Left, len(sim.top.Payouts.Prizes)
+		sim.top.OnEvents(m.section, m.msgs)
+		if left > paid && sim.top.Left <= paid && !sim.top.HandForHand.On && sim.burst == "" {
+			sim.burst = fmt.Sprintf("the bubble burst out of the rounds (%d left, %d paid)", left, paid)
+		}
+		if sim.rng.IntN(10) == 0 {
+			sim.top.OnEvents(m.section, m.msgs)
+		}
+	}
+	sim.up = sim.up[k:]
+	now := sim.sections[1].now
+	sim.top.Tick(now)
+	sim.top.Step(now)
+	sim.written = append(sim.written, sim.top.Unwritten...)
+	sim.top.WroteOut(len(sim.top.Unwritten))
+	if len(sim.top.ChipErrors) > 0 {
+		sim.t.Fatalf("tournament: %v", sim.top.ChipErrors)
+	}
+	for i := range sim.top.Sections {
+		r := &sim.top.Sections[i]
+		if msgs := r.Orders.Take(); len(msgs) > 0 {
+			sim.down = append(sim.down, orderMsgs{r.Number, msgs})
+		}
+		if sim.rng.IntN(50) == 0 {
+			r.Orders.Resend() // as a run that continued as new does
+		}
+	}
+	sim.rng.Shuffle(len(sim.down), func(i, j int) { sim.down[i], sim.down[j] = sim.down[j], sim.down[i] })
+	k = sim.rng.IntN(len(sim.down) + 1)
+	for _, m := range sim.down[:k] {
+		sim.sections[m.section].s.OnOrders(m.msgs)
+	}
+	sim.down = sim.down[k:]
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TestSectionsPlayWholeTournament plays 2,000 entries in sections of 20 tables to the end with
+// every message between the layers late, reordered or repeated: chips are conserved in every
+// section and across them (R1), every entry gets one place and the places run 1 to 2,000 (R5,
+// R7), the prizes add up to the pool (R6), the sections merge down to one, hand-for-hand is dealt
+// across sections on the bubble (R7), and no state carries the field.
+func TestSectionsPlayWholeTournament(t *testing.T) { // rules R1, R3, R4, R5, R6, R7
+	for seed := uint64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { playSections(t, seed) })
+	}
+}
+
+func playSections(t *testing.T, seed uint64) {
+	spec := simSpec(2000)
+	spec.SectionTables = 20
+	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+	sim := newSectionSim(t, spec, seed)
+	if n := len(sim.top.Sections); n != 12 {
+		t.Fatalf("%d sections for 223 tables of 20 a section, want 12", n)
+	}
+	most := 0
+	for k := 0; !sim.top.Finished || slices.ContainsFunc(sim.top.Sections, func(r SectionRecord) bool { return r.Phase != SectionClosed }); k++ {
+		if k == 200000 {
+			for _, r := range sim.top.Sections {
+				t.Logf("section %d: %s, round %d, settled %v, orders pending %v", r.Number, r.Phase, r.Last.RoundDone, r.Last.Settled, r.Orders.Pending())
+			}
+			t.Fatalf("not finished: %d left", sim.top.Left)
+		}
+		sim.once()
+		for _, f := range sim.sections {
+			most = max(most, len(f.s.Players))
+		}
+	}
+	written := append(sim.written, sim.top.Unwritten...)
+	if len(written) != 2000 {
+		t.Fatalf("%d places written, want 2000", len(written))
+	}
+	seen := map[string]bool{}
+	places := make([]bool, 2001)
+	var prizes int64
+	for _, p := range written {
+		if seen[p.Player] {
+			t.Fatalf("%s placed twice", p.Player)
+		}
+		seen[p.Player] = true
+		for k := p.Place; k < p.Place+max(p.Shared, 1); k++ {
+			places[k] = true
+		}
+		prizes += p.Prize
+	}
+	for k := 1; k <= 2000; k++ {
+		if !places[k] {
+			t.Fatalf("place %d not given", k)
+		}
+	}
+	if prizes != sim.top.Payouts.Pool {
+		t.Fatalf("prizes add up to %d, the pool is %d", prizes, sim.top.Payouts.Pool)
+	}
+	res, err := sim.top.Result()
+	if err != nil || res.Places[0].Place != 1 || len(res.Places) != KeepPlaces {
+		t.Fatalf("result: %v, %d places kept", err, len(res.Places))
+	}
+	if sim.burst != "" {
+		t.Error(sim.burst)
+	}
+	if most > 20*9*2 {
+		t.Errorf("a section held %d player records at once", most)
+	}
+	t.Logf("%d hands, %d hand-for-hand rounds, at most %d player records in a section", sim.top.HandsPlayed(), sim.top.HandForHand.Rounds, most)
+}

@@ -1,0 +1,612 @@
+package director
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// KeepPlaces is how many of the best places a tournament of sections keeps in its state (and in
+// its result); every place is also written out as it is given (TopState.Unwritten, through an
+// activity to a sink), so that 100,000 places never sit in one payload.
+const KeepPlaces = 1000
+
+// SectionPhase is where a section is in its life.
+type SectionPhase string
+
+// The phases of a section, in order.
+const (
+	SectionOpen     SectionPhase = "open"     // dealing
+	SectionDraining SectionPhase = "draining" // losing every table: its players go to the others
+	SectionClosing  SectionPhase = "closing"  // told to close
+	SectionClosed   SectionPhase = "closed"   // its tables closed, its workflow ended
+)
+
+// SectionRecord is one section as the tournament sees it.
+type SectionRecord struct {
+	Number     int          `json:"number"`
+	WorkflowID string       `json:"workflowID"`
+	Phase      SectionPhase `json:"phase"`
+	// Orders go down in sequence; Events come up in sequence.
+	Orders Link[SectionOrder]  `json:"orders"`
+	Events Inbox[SectionEvent] `json:"events"`
+	// Last is the section's counts as of its last event (its news taken out).
+	Last SectionEvent `json:"last"`
+}
+
+// TopHandForHand is the bubble's play across the sections (R7): every section's tables deal one
+// hand of a round, and the round's eliminations are one group.
+type TopHandForHand struct {
+	On           bool                `json:"on,omitempty"`
+	Approach     bool                `json:"approach,omitempty"`
+	Open         bool                `json:"open,omitempty"`
+	Grouped      bool                `json:"grouped,omitempty"`
+	Round        int                 `json:"round,omitempty"`
+	Rounds       int                 `json:"rounds,omitempty"` // grouped rounds dealt
+	Participants []int               `json:"participants,omitempty"`
+	Group        []floor.Elimination `json:"group,omitempty"`
+}
+
+// TopState is a tournament of sections as its TournamentWorkflow holds it: counts, the clock, the
+// payouts, the best places and the sections, never a record a player or a table, so that it is
+// the same size at 100,000 entries as at 1,000.
+type TopState struct {
+	ID   string         `json:"id"`
+	Spec TournamentSpec `json:"spec"`
+	Seed uint64         `json:"seed"`
+
+	Started     time.Time          `json:"started"`
+	Ended       time.Time          `json:"ended,omitzero"`
+	SimHands    int64              `json:"simHands,omitempty"`
+	ClockEvents []floor.ClockEvent `json:"clockEvents,omitempty"`
+	Period      int                `json:"period"`
+	OnBreak     bool               `json:"onBreak,omitempty"`
+	Paused      bool               `json:"paused,omitempty"`
+	LevelLog    []LevelChange      `json:"levelLog,omitempty"`
+
+	Entries floor.Entries    `json:"entries"`
+	Payouts floor.Payouts    `json:"payouts"`
+	Ledger  floor.ChipLedger `json:"ledger"`
+	// TablesOpened counts the tables of the draw (the sections open a few more for late arrivals).
+	TablesOpened int `json:"tablesOpened"`
+
+	Sections []SectionRecord `json:"sections"`
+	// InTransit are the players between two sections: left one, not yet in the other's count.
+	InTransit []Transfer `json:"inTransit,omitempty"`
+	// Left is the players still in.
+	Left int `json:"left"`
+	// Places are the best places given so far (at most KeepPlaces), best first; Unwritten those
+	// not yet written out.
+	Places    []Place `json:"places,omitempty"`
+	Unwritten []Place `json:"unwritten,omitempty"`
+	Written   int     `json:"written,omitempty"`
+
+	HandForHand TopHandForHand `json:"handForHand"`
+	Finished    bool           `json:"finished,omitempty"`
+	ChipErrors  []string       `json:"chipErrors,omitempty"`
+	// Actions are the clock actions applied, by idempotency key.
+	Actions map[string]string `json:"actions,omitempty"`
+}
+
+// SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
+// (about 11 KB for 100 tables), and the tournament's spec (its names dropped) and seed. The
+// section builds its state from it (NewSectionState) in its own first task.
+type SectionStart struct {
+	Parent string         `json:"parent"`
+	Number int            `json:"number"`
+	Spec   TournamentSpec `json:"spec"`
+	Seed   uint64         `json:"seed"`
+	Tables []floor.Table  `json:"tables"`
+}
+
+// State is the section's first state, its clock started at now.
+func (st SectionStart) State(now time.Time) (*TournamentState, error) {
+	return NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
+}
+
+// NewTopState draws the seats and buttons of the whole field (T2, T3) and gives each section
+// sectionTables of the tables (0: the spec's). It returns what the sections start from, for their
+// workflows' inputs: the tournament keeps none of it.
+func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int, now time.Time) (*TopState, []SectionStart, error) {
+	spec = spec.withDefaults()
+	if err := spec.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if sectionTables < 0 {
+		return nil, nil, fmt.Errorf("%d tables a section: at least 1 (0: the spec's)", sectionTables)
+	}
+	field := make([]floor.PlayerID, len(spec.Players))
+	for i, p := range spec.Players {
+		field[i] = floor.PlayerID(p)
+	}
+	probe := &TournamentState{Seed: seed}
+	tables, err := floor.DrawSeats(field, spec.TableSize, probe.rand())
+	if sectionTables == 0 {
+		sectionTables = spec.SectionTables
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables)}
+	t.Spec.Players = nil
+	t.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack, Entries: len(field)}
+	t.Entries = spec.entries(len(field), 0, 0)
+	if t.Payouts, err = floor.ComputePayouts(t.Entries, spec.Payouts); err != nil {
+		return nil, nil, err
+	}
+	var sections []SectionStart
+	for n := 0; n*sectionTables < len(tables); n++ {
+		part := tables[n*sectionTables : min((n+1)*sectionTables, len(tables))]
+		sections = append(sections, SectionStart{Parent: id, Number: n + 1, Spec: t.Spec, Seed: seed, Tables: part})
+		players := 0
+		for _, ft := range part {
+			players += ft.Players()
+		}
+		rec := SectionRecord{Number: n + 1, WorkflowID: SectionWorkflowID(id, n+1), Phase: SectionOpen}
+		rec.Last = SectionEvent{Section: n + 1, Players: players, Tables: len(part), Chips: int64(players) * spec.Structure.StartingStack}
+		t.Sections = append(t.Sections, rec)
+	}
+	return t, sections, nil
+}
+
+// Section is section n's record, or nil.
+func (t *TopState) Section(n int) *SectionRecord {
+	if n < 1 || n > len(t.Sections) {
+		return nil
+	}
+	return &t.Sections[n-1]
+}
+
+// open lists the sections in play.
+func (t *TopState) open() []*SectionRecord {
+	var out []*SectionRecord
+	for i := range t.Sections {
+		if r := &t.Sections[i]; r.Phase == SectionOpen || r.Phase == SectionDraining {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// order queues an order for section n.
+func (t *TopState) order(n int, o SectionOrder) int {
+	r := t.Section(n)
+	if r == nil || r.Phase == SectionClosed {
+		return 0
+	}
+	return r.Orders.Send(o)
+}
+
+// broadcast queues an order for every section in play.
+func (t *TopState) broadcast(o SectionOrder) {
+	for _, r := range t.open() {
+		r.Orders.Send(o)
+	}
+}
+
+// Resend queues again every order not acknowledged: a run that continued as new does not know
+// whether they arrived.
+func (t *TopState) Resend() {
+	for i := range t.Sections {
+		t.Sections[i].Orders.Resend()
+	}
+}
+
+// OnEvents takes section n's events in, each once and in sequence.
+func (t *TopState) OnEvents(n int, msgs []Numbered[SectionEvent]) {
+	r := t.Section(n)
+	if r == nil {
+		return
+	}
+	for _, ev := range r.Events.Add(msgs...) {
+		t.apply(r, ev)
+	}
+}
+
+func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
+	r.Orders.Ack(ev.Acked)
+	for _, g := range ev.Busts {
+		t.place(g)
+	}
+	if h := &t.HandForHand; ev.RoundDone == h.Round && h.Open {
+		h.Group = append(h.Group, ev.Group...)
+	} else if len(ev.Group) > 0 {
+		t.place(ev.Group) // a round the tournament closed already: its own group
+	}
+	// Players who left for another section: on their way until it has applied the order that
+	// carries them there.
+	byDest := map[int][]Transfer{}
+	var dests []int
+	for _, tr := range ev.Out {
+		if _, ok := byDest[tr.To]; !ok {
+			dests = append(dests, tr.To)
+		}
+		byDest[tr.To] = append(byDest[tr.To], tr)
+	}
+	slices.Sort(dests)
+	for _, d := range dests {
+		trs := byDest[d]
+		dest := t.Section(d)
+		if dest == nil || dest.Phase != SectionOpen {
+			// The plan sends players only to open sections; one closed since takes none: the
+			// lowest open section does.
+			for _, o := range t.open() {
+				if o.Phase == SectionOpen {
+					d = o.Number
+					break
+				}
+			}
+		}
+		seq := t.order(d, SectionOrder{Arrivals: trs})
+		for _, tr := range trs {
+			tr.To, tr.Seq = d, seq
+			t.InTransit = append(t.InTransit, tr)
+		}
+	}
+	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool { return tr.To == r.Number && tr.Seq <= ev.Acked })
+	for _, e := range ev.ChipErrors {
+		if len(t.ChipErrors) < 100 {
+			t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("section %d: %s", r.Number, e))
+		}
+	}
+	ev.Busts, ev.Out, ev.Group, ev.ChipErrors = nil, nil, nil, nil
+	r.Last = ev
+	if ev.Closed {
+		r.Phase = SectionClosed
+	}
+	t.checkChips(r.Number)
+}
+
+// checkChips is the conservation invariant across the sections: the chips each section last
+// counted, and those of the players between two sections, are the ledger's.
+func (t *TopState) checkChips(section int) {
+	if t.Finished {
+		return
+	}
+	var sum int64
+	for _, r := range t.Sections {
+		if r.Phase != SectionClosed {
+			sum += r.Last.Chips
+		}
+	}
+	for _, tr := range t.InTransit {
+		sum += tr.Stack
+	}
+	if want := t.Ledger.Total(); sum != want && len(t.ChipErrors) < 100 {
+		t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("after an event of section %d: %d chips in play, the ledger says %d", section, sum, want))
+	}
+}
+
+// place gives one elimination group its places (R5, R7) and prizes (R6).
+func (t *TopState) place(group []floor.Elimination) {
+	standings, err := floor.PlaceGroup(t.Left, group)
+	if err != nil {
+		t.ChipErrors = append(t.ChipErrors, "places: "+err.Error())
+		return
+	}
+	t.Left -= len(group)
+	t.record(floor.AwardPrizes(standings, t.Payouts.Prizes, t.Spec.Payouts.Unit))
+}
+
+// record keeps the best places and queues every one to be written out.
+func (t *TopState) record(awards []floor.Award) {
+	for _, a := range awards {
+		pl := Place{Place: a.Place, Player: string(a.Player), Prize: a.Prize}
+		if a.Shared > 1 {
+			pl.Shared = a.Shared
+		}
+		t.Unwritten = append(t.Unwritten, pl)
+		if pl.Place <= KeepPlaces {
+			t.Places = append(t.Places, pl)
+		}
+	}
+	slices.SortStableFunc(t.Places, func(a, b Place) int { return a.Place - b.Place })
+}
+
+// WroteOut notes that the first n places of Unwritten were written out.
+func (t *TopState) WroteOut(n int) {
+	n = min(n, len(t.Unwritten))
+	t.Unwritten = slices.Delete(t.Unwritten, 0, n)
+	t.Written += n
+	if len(t.Unwritten) == 0 {
+		t.Unwritten = nil
+	}
+}
+
+// Settled reports whether the sections are settled (see settled).
+func (t *TopState) Settled() bool { return t.settled() }
+
+// settled: every section has applied every order and reported no move under way, and nobody is
+// between two sections: the counts are the sections' own.
+func (t *TopState) settled() bool {
+	if len(t.InTransit) > 0 {
+		return false
+	}
+	for _, r := range t.open() {
+		if r.Orders.Pending() || !r.Last.Settled {
+			return false
+		}
+	}
+	return true
+}
+
+// Tables is the number of tables in play.
+func (t *TopState) Tables() int {
+	n := 0
+	for _, r := range t.open() {
+		n += r.Last.Tables
+	}
+	return n
+}
+
+// HandsPlayed is the hands dealt in every section, as far as their news tells.
+func (t *TopState) HandsPlayed() int64 {
+	var n int64
+	for _, r := range t.Sections {
+		n += r.Last.HandsPlayed
+	}
+	return n
+}
+
+// Step is the tournament's work after the sections' news: the end (R5), the hand-for-hand round
+// (R7), moving players between sections (R3, R4 for the whole field), closing empty sections.
+func (t *TopState) Step(now time.Time) {
+	if t.Finished {
+		return
+	}
+	h := &t.HandForHand
+	if h.Open && t.roundDone() {
+		if len(h.Group) > 0 {
+			t.place(h.Group)
+		}
+		if h.Grouped {
+			h.Rounds++
+		}
+		h.Open, h.Group, h.Participants = false, nil, nil
+	}
+	if t.Left <= 1 {
+		t.Finish(now)
+		return
+	}
+	for _, r := range t.open() {
+		if (r.Phase == SectionDraining || r.Last.Tables == 0) && r.Last.Players == 0 && !r.Orders.Pending() && r.Last.Settled {
+			r.Phase = SectionClosing
+			r.Orders.Send(SectionOrder{Close: true})
+		}
+	}
+	if !h.Open && t.settled() {
+		t.planSections()
+	}
+	left, paid, before := t.Left, len(t.Payouts.Prizes), t.Spec.HandForHandBefore
+	tables := t.Tables()
+	alone := tables == 1 && t.settled()
+	approach := t.Spec.Simulation && before >= 0 && left > paid && !alone && (h.Approach || left <= paid+max(before, 1)+4*tables)
+	if approach != h.Approach {
+		h.Approach = approach
+		t.broadcast(SectionOrder{Approach: &approach})
+	}
+	if h.Open {
+		return
+	}
+	grouped := before >= 0 && floor.HandForHand(left, paid, before) && !alone
+	lockstep := grouped
+	if t.Spec.Simulation && before >= 0 && left > paid && !alone {
+		lockstep = h.On || left <= paid+max(before, 1)+tables+2
+	}
+	switch {
+	case lockstep && !h.On:
+		h.On = true
+		t.openRound(false, true)
+	case lockstep && t.settled():
+		t.openRound(grouped, false)
+	case !lockstep && h.On:
+		h.On = false
+		t.broadcast(SectionOrder{HandForHand: &SectionRound{Round: 0}})
+	}
+}
+
+func (t *TopState) openRound(grouped, skip bool) {
+	h := &t.HandForHand
+	h.Open, h.Grouped = true, grouped
+	h.Round++
+	h.Participants = nil
+	for _, r := range t.open() {
+		h.Participants = append(h.Participants, r.Number)
+		r.Orders.Send(SectionOrder{HandForHand: &SectionRound{Round: h.Round, Grouped: grouped, Skip: skip}})
+	}
+}
+
+func (t *TopState) roundDone() bool {
+	for _, n := range t.HandForHand.Participants {
+		r := t.Section(n)
+		if (r.Phase == SectionOpen || r.Phase == SectionDraining) && r.Last.RoundDone < t.HandForHand.Round {
+			return false
+		}
+	}
+	return true
+}
+
+// planSections moves players between the sections so that the whole field keeps R3 and R4
+// (floor.PlanSections); a section that keeps no table drains into the others.
+func (t *TopState) planSections() {
+	var counts []floor.SectionCount
+	for _, r := range t.open() {
+		if r.Phase != SectionOpen {
+			continue
+		}
+		counts = append(counts, floor.SectionCount{ID: r.Number, Players: r.Last.Players, Tables: r.Last.Tables})
+	}
+	if len(counts) < 2 {
+		return
+	}
+	plan, err := floor.PlanSections(counts, t.Spec.TableSize)
+	if err != nil {
+		t.ChipErrors = append(t.ChipErrors, "section plan: "+err.Error())
+		return
+	}
+	for _, tr := range plan.Transfers {
+		t.order(tr.From, SectionOrder{SendOut: &SendOutOrder{To: tr.To, Players: tr.Players}})
+	}
+	for _, n := range plan.Closing {
+		t.Section(n).Phase = SectionDraining
+	}
+}
+
+// Finish ends the tournament (R5): the last player wins, every section closes.
+func (t *TopState) Finish(now time.Time) {
+	t.Finished, t.Ended = true, now
+	if t.Left == 1 {
+		for _, r := range t.Sections {
+			if r.Last.Players == 1 && r.Last.Last != "" {
+				t.record(floor.AwardPrizes([]floor.Standing{{Player: floor.PlayerID(r.Last.Last), Place: 1, Shared: 1}}, t.Payouts.Prizes, t.Spec.Payouts.Unit))
+				break
+			}
+		}
+	}
+	for _, r := range t.open() {
+		r.Phase = SectionClosing
+		r.Orders.Send(SectionOrder{Close: true})
+	}
+}
+
+// ClockAt is the published schedule's state at now (B3, R2); in a simulation the clock is the
+// hands dealt (the median of the sections' medians), HandTime each.
+func (t *TopState) ClockAt(now time.Time) (floor.ClockState, error) {
+	if t.Spec.Simulation {
+		at := t.Started.Add(time.Duration(t.simHands()) * t.Spec.HandTime)
+		cs, err := floor.Clock(t.Spec.clockStructure(), t.Started, nil, at)
+		cs.Paused = t.Paused
+		return cs, err
+	}
+	return floor.Clock(t.Spec.Structure, t.Started, t.ClockEvents, now)
+}
+
+func (t *TopState) simHands() int64 {
+	var hands []int64
+	for _, r := range t.open() {
+		if r.Last.Tables > 0 {
+			hands = append(hands, r.Last.MedianHands)
+		}
+	}
+	if len(hands) == 0 {
+		return t.SimHands
+	}
+	slices.Sort(hands)
+	return max(t.SimHands, hands[len(hands)/2])
+}
+
+// Tick tells the sections the period the clock is in, if it changed (B3).
+func (t *TopState) Tick(now time.Time) {
+	if t.Finished {
+		return
+	}
+	if t.Spec.Simulation {
+		t.SimHands = t.simHands()
+	}
+	cs, err := t.ClockAt(now)
+	if err != nil {
+		t.ChipErrors = append(t.ChipErrors, "clock: "+err.Error())
+		return
+	}
+	if cs.Period == t.Period {
+		return
+	}
+	t.Period, t.OnBreak = cs.Period, cs.OnBreak
+	l := engineLevel(cs.Blinds)
+	t.LevelLog = append(t.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: t.SimHands})
+	t.broadcast(SectionOrder{Period: cs.Period, Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+}
+
+// VerifyClock says why the clock action cannot be taken now, or returns nil.
+func (t *TopState) VerifyClock(r ClockRequest) error {
+	if _, ok := t.Actions[r.Key]; ok && r.Key != "" {
+		return nil
+	}
+	probe := TournamentState{Spec: t.Spec, Finished: t.Finished, Paused: t.Paused}
+	return probe.VerifyClock(r)
+}
+
+// Clock records the clock action at now and tells the sections (P6: who and why).
+func (t *TopState) Clock(r ClockRequest, now time.Time) {
+	if _, ok := t.Actions[r.Key]; ok && r.Key != "" {
+		return
+	}
+	if r.Key != "" {
+		if t.Actions == nil {
+			t.Actions = map[string]string{}
+		}
+		t.Actions[r.Key] = ""
+	}
+	t.ClockEvents = append(t.ClockEvents, floor.ClockEvent{At: now, Kind: r.Kind, Add: r.Add, By: r.By, Reason: r.Reason})
+	if r.Kind == floor.ClockPause || r.Kind == floor.ClockResume {
+		t.Paused = r.Kind == floor.ClockPause
+		p := t.Paused
+		t.broadcast(SectionOrder{Pause: &p})
+	}
+	t.Tick(now)
+}
+
+// ErrSections is the answer to a director's action a tournament of sections does not take yet.
+var ErrSections = errors.New("a tournament of several sections takes clock actions only; entries, rebuys, sanctions and deals are for a tournament of one section")
+
+// Progress reports the tournament at now.
+func (t *TopState) Progress(now time.Time) Progress {
+	p := Progress{Name: t.Spec.Name, Entries: t.Entries.Field(), PlayersLeft: t.Left, Tables: t.Tables(), HandsPlayed: t.HandsPlayed(),
+		HandForHand: t.HandForHand.On, PrizePool: t.Payouts.Pool, Paid: len(t.Payouts.Prizes), Finished: t.Finished, Paused: t.Paused}
+	at := now
+	if t.Finished {
+		at = t.Ended
+	}
+	if cs, err := t.ClockAt(at); err == nil {
+		p.Level, p.Blinds, p.OnBreak = cs.Level, engineLevel(cs.Blinds), cs.OnBreak
+		if !cs.Final && !t.Spec.Simulation {
+			p.NextLevelIn = cs.Remaining
+		}
+	}
+	return p
+}
+
+// ClockView reports the clock at now.
+func (t *TopState) ClockView(now time.Time) ClockView {
+	v := ClockView{Simulation: t.Spec.Simulation, Started: t.Started, Events: t.ClockEvents, Changes: t.LevelLog}
+	v.State, _ = t.ClockAt(now)
+	return v
+}
+
+// StandingsView is the places kept so far, best first (the whole list is written out).
+func (t *TopState) StandingsView() []Standing {
+	out := make([]Standing, 0, len(t.Places))
+	for _, p := range t.Places {
+		out = append(out, Standing{Player: p.Player, Place: p.Place, Shared: p.Shared, Prize: p.Prize, Status: Out})
+	}
+	return out
+}
+
+// PayoutsView reports the payouts and the places kept.
+func (t *TopState) PayoutsView() PayoutsView {
+	v := PayoutsView{Payouts: t.Payouts, Entries: t.Entries}
+	for _, p := range t.Places {
+		v.Awards = append(v.Awards, floor.Award{Standing: floor.Standing{Player: floor.PlayerID(p.Player), Place: p.Place, Shared: max(p.Shared, 1)}, Prize: p.Prize})
+	}
+	return v
+}
+
+// Result is the tournament's result: the places kept, best first (every place was written out).
+func (t *TopState) Result() (TournamentResult, error) {
+	if !t.Finished {
+		return TournamentResult{}, errors.New("the tournament is not over")
+	}
+	return TournamentResult{Name: t.Spec.Name, Places: slices.Clone(t.Places), PrizePool: t.Payouts.Pool, Entries: t.Entries.Field(),
+		HandsPlayed: t.HandsPlayed(), Tables: t.TablesOpened, HandForHandRounds: t.HandForHand.Rounds, Started: t.Started, Ended: t.Ended,
+		Ledger: t.Ledger, ChipErrors: t.ChipErrors}, nil
+}
+
+// Redacted is the state without the seed, for the State query.
+func (t *TopState) Redacted() *TopState {
+	c := *t
+	c.Seed, c.Spec.Seed = 0, 0
+	return &c
+}

@@ -1,0 +1,336 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/pokerfloor/pokerfloor/workflows/director"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// SectionEvents is the payload of SectionEventsSignal: a section's events, numbered.
+type SectionEvents struct {
+	Section int                                        `json:"section"`
+	Events  []director.Numbered[director.SectionEvent] `json:"events"`
+}
+
+// PlaceSink takes the places of a tournament of sections as they are given (its state keeps only
+// the best director.KeepPlaces): the local run writes them to a file in its data dir. from is the
+// index of places[0] among all the places written for the tournament, so that a retried call
+// writes nothing twice.
+type PlaceSink interface {
+	RecordPlaces(ctx context.Context, tournament string, from int, places []Place) error
+}
+
+// placeActivities is the activity that writes places out to a PlaceSink (none: they are dropped).
+type placeActivities struct{ sink PlaceSink }
+
+// RecordPlaces is the activity.
+func (a *placeActivities) RecordPlaces(ctx context.Context, tournament string, from int, places []Place) error {
+	if a.sink == nil {
+		return nil
+	}
+	return a.sink.RecordPlaces(ctx, tournament, from, places)
+}
+
+// RecordPlacesActivity is the activity's registered name.
+const RecordPlacesActivity = "RecordPlaces"
+
+// placesPerWrite bounds one activity's places, so that its input stays small; carryPlaces the
+// places a run may hand on unwritten when it continues as new (about 25 KB).
+const (
+	placesPerWrite = 2000
+	carryPlaces    = 500
+)
+
+// topWorkflow is the TournamentWorkflow of a field split into sections: it draws the seats of the
+// whole field (T2, T3), starts one SectionWorkflow per section (each starting its own tables),
+// keeps the clock (B3), the payouts (R6) and the places (R5, R7, every one written out through
+// RecordPlaces), moves players between sections so that R3 and R4 hold for the whole field, and
+// deals hand-for-hand across the sections (R7). Its state (director.TopState) holds counts and
+// sections, never a player's or a table's record.
+func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, error) {
+	t := in.Top
+	var first []director.SectionStart
+	if t == nil {
+		seed, err := drawSeed(ctx, in.Spec)
+		if err != nil {
+			return TournamentResult{}, err
+		}
+		t, first, err = director.NewTopState(workflow.GetInfo(ctx).WorkflowExecution.ID, in.Spec, seed, 0, workflow.Now(ctx))
+		if err != nil {
+			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
+		}
+		t.Tick(workflow.Now(ctx))
+	} else {
+		t.Resend()
+	}
+	w := &topRun{t: t, events: workflow.GetSignalChannel(ctx, SectionEventsSignal), signalling: map[int]bool{}}
+	if err := w.register(ctx); err != nil {
+		return TournamentResult{}, err
+	}
+	for _, sec := range first {
+		w.startSection(ctx, sec)
+	}
+	for {
+		w.send(ctx)
+		if t.Finished && w.allClosed() {
+			break
+		}
+		if w.continueAsNewDue(ctx) && w.quiet(ctx) {
+			w.process(ctx)
+			if !t.Finished {
+				if w.cancelTimer != nil {
+					w.cancelTimer()
+				}
+				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: t.Spec, Top: t})
+			}
+			continue
+		}
+		w.armClock(ctx)
+		w.wake = false
+		var err error
+		if t.Finished {
+			// Over: the sections close their tables and say so; a section that does not within
+			// closeWait is not waited for.
+			var ok bool
+			ok, err = workflow.AwaitWithTimeout(ctx, closeWait, func() bool { return w.events.Len() > 0 || w.wake })
+			if err == nil && !ok {
+				break
+			}
+		} else {
+			err = workflow.Await(ctx, func() bool {
+				return w.events.Len() > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
+			})
+		}
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			dctx, _ := workflow.NewDisconnectedContext(ctx)
+			t.Finish(workflow.Now(dctx))
+			w.send(dctx)
+			_ = workflow.Await(dctx, func() bool { return len(w.signalling) == 0 })
+			return TournamentResult{}, temporal.NewCanceledError()
+		}
+		w.process(ctx)
+	}
+	// Every place written out, then the result (the best places).
+	for {
+		w.send(ctx)
+		if len(t.Unwritten) == 0 && !w.writing && len(w.signalling) == 0 {
+			break
+		}
+		w.wake = false
+		if err := workflow.Await(ctx, func() bool { return w.wake }); err != nil {
+			return TournamentResult{}, err
+		}
+	}
+	return t.Result()
+}
+
+type topRun struct {
+	t      *director.TopState
+	events workflow.ReceiveChannel
+	wake   bool
+	// starting counts the sections whose workflow is being started; signalling the sections an
+	// order signal is under way to (one at a time each); writing: places are being written out.
+	starting   int
+	signalling map[int]bool
+	writing    bool
+
+	timer       workflow.Future
+	timerAt     time.Time
+	cancelTimer workflow.CancelFunc
+}
+
+func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
+	info := workflow.GetInfo(ctx)
+	return info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > w.t.Spec.ContinueAsNewAfter
+}
+
+func (w *topRun) quiet(ctx workflow.Context) bool {
+	return workflow.AllHandlersFinished(ctx) && w.starting == 0 && len(w.signalling) == 0 && !w.writing &&
+		len(w.t.Unwritten) <= carryPlaces
+}
+
+func (w *topRun) allClosed() bool {
+	for _, r := range w.t.Sections {
+		if r.Phase != director.SectionClosed {
+			return false
+		}
+	}
+	return true
+}
+
+// process takes the sections' news in and does the tournament's work.
+func (w *topRun) process(ctx workflow.Context) {
+	for {
+		var se SectionEvents
+		if !w.events.ReceiveAsync(&se) {
+			break
+		}
+		w.t.OnEvents(se.Section, se.Events)
+	}
+	now := workflow.Now(ctx)
+	w.t.Tick(now)
+	w.t.Step(now)
+}
+
+// startSection starts a section's workflow, as a child that outlives this run (continue-as-new);
+// a cancelled tournament does not cancel its sections: they take a Close order.
+func (w *topRun) startSection(ctx workflow.Context, sec director.SectionStart) {
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
+		WorkflowID:        director.SectionWorkflowID(sec.Parent, sec.Number),
+		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+	})
+	child := workflow.ExecuteChildWorkflow(cctx, SectionWorkflow, TournamentInput{Section: &sec})
+	w.starting++
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		defer func() { w.starting--; w.wake = true }()
+		if err := child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("section workflow did not start", "section", sec.Number, "error", err)
+		}
+	})
+}
+
+// send signals each section its queued orders (one signal at a time a section, all its queued
+// orders in it) and writes the places out.
+func (w *topRun) send(ctx workflow.Context) {
+	if w.starting > 0 {
+		return // the orders wait for every section to have started
+	}
+	draining := w.continueAsNewDue(ctx) && !w.t.Finished
+	if draining {
+		// No new order goes out while the run drains to continue as new (the next run resends
+		// them); the places still go, so that no more than carryPlaces of them are carried.
+		if len(w.t.Unwritten) > carryPlaces {
+			w.writePlaces(ctx)
+		}
+		return
+	}
+	for i := range w.t.Sections {
+		r := &w.t.Sections[i]
+		if w.signalling[r.Number] || r.Phase == director.SectionClosed {
+			continue
+		}
+		msgs := r.Orders.Take()
+		if len(msgs) == 0 {
+			continue
+		}
+		n, id := r.Number, r.WorkflowID
+		w.signalling[n] = true
+		workflow.Go(ctx, func(ctx workflow.Context) {
+			defer func() { delete(w.signalling, n); w.wake = true }()
+			if !retrySignal(ctx, id, SectionOrdersSignal, msgs, nil) {
+				if r := w.t.Section(n); r != nil {
+					r.Orders.Resend()
+				}
+			}
+		})
+	}
+	w.writePlaces(ctx)
+}
+
+// writePlaces writes the places given and not yet written out, one activity at a time.
+func (w *topRun) writePlaces(ctx workflow.Context) {
+	if len(w.t.Unwritten) == 0 || w.writing {
+		return
+	}
+	places := w.t.Unwritten[:min(len(w.t.Unwritten), placesPerWrite)]
+	w.writing = true
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
+	})
+	f := workflow.ExecuteActivity(actx, RecordPlacesActivity, w.t.ID, w.t.Written, places)
+	n := len(places)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		defer func() { w.writing = false; w.wake = true }()
+		if err := f.Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("places not written", "error", err)
+			return
+		}
+		w.t.WroteOut(n)
+	})
+}
+
+// armClock keeps one timer on the end of the period running (B3).
+func (w *topRun) armClock(ctx workflow.Context) {
+	t := w.t
+	if t.Spec.Simulation || t.Finished {
+		return
+	}
+	now := workflow.Now(ctx)
+	cs, err := t.ClockAt(now)
+	var at time.Time
+	if err == nil && !cs.Paused && !cs.Final && cs.Remaining > 0 {
+		at = now.Add(cs.Remaining)
+	}
+	if w.timer != nil && !w.timer.IsReady() && w.timerAt.Equal(at) {
+		return
+	}
+	if w.cancelTimer != nil {
+		w.cancelTimer()
+	}
+	w.timer, w.cancelTimer, w.timerAt = nil, nil, at
+	if at.IsZero() {
+		return
+	}
+	tctx, cancel := workflow.WithCancel(ctx)
+	w.timer, w.cancelTimer = workflow.NewTimer(tctx, at.Sub(now)), cancel
+}
+
+func (w *topRun) clockFired() bool { return w.timer != nil && w.timer.IsReady() }
+
+// register sets the queries and the director's updates of a tournament of sections.
+func (w *topRun) register(ctx workflow.Context) error {
+	t := w.t
+	notYet := func() error {
+		return temporal.NewNonRetryableApplicationError(director.ErrSections.Error(), "NotInSections", nil)
+	}
+	queries := map[string]any{
+		ProgressQuery:  func() (Progress, error) { return t.Progress(workflow.Now(ctx)), nil },
+		StandingsQuery: func() ([]Standing, error) { return t.StandingsView(), nil },
+		TablesQuery:    func() ([]TableView, error) { return nil, nil },
+		ClockQuery:     func() (ClockView, error) { return t.ClockView(workflow.Now(ctx)), nil },
+		PayoutsQuery:   func() (PayoutsView, error) { return t.PayoutsView(), nil },
+		SanctionsQuery: func() ([]SanctionRecord, error) { return nil, nil },
+		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, director.ErrSections },
+		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
+	}
+	for name, h := range queries {
+		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
+			return err
+		}
+	}
+	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
+	refuse := func(ctx workflow.Context, _ any) error { return notYet() }
+	return errors.Join(
+		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
+			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
+				r.Key = key(ctx)
+				t.Clock(r, workflow.Now(ctx))
+				w.wake = true
+				return t.ClockView(workflow.Now(ctx)), nil
+			},
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error {
+				r.Key = key(ctx)
+				return t.VerifyClock(r)
+			}}),
+		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate, func(ctx workflow.Context, r SanctionRequest) error { return notYet() },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error { return refuse(ctx, r) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate, func(ctx workflow.Context, r RegisterRequest) error { return notYet() },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error { return refuse(ctx, r) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate, func(ctx workflow.Context, r RebuyRequest) error { return notYet() },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error { return refuse(ctx, r) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate, func(ctx workflow.Context, r DealRequest) error { return notYet() },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return refuse(ctx, r) }}),
+	)
+}
