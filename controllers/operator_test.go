@@ -140,8 +140,8 @@ func startInProcess(t *testing.T, s *apiServer, cfg Config, tc temporal.Client) 
 	if err := SetupReconcilers(mgr, cfg, tc); err != nil {
 		t.Fatal(err)
 	}
-	w := NewWorker(tc, s.client, "")
-	if err := w.Start(); err != nil {
+	ws := NewWorkers(tc, s.client, "")
+	if err := StartWorkers(ws); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -152,7 +152,7 @@ func startInProcess(t *testing.T, s *apiServer, cfg Config, tc temporal.Client) 
 			t.Errorf("manager: %v", err)
 		}
 	}()
-	return func() { cancel(); <-done; w.Stop() }
+	return func() { cancel(); <-done; StopWorkers(ws) }
 }
 
 // startCommands runs `pokerfloor manager` and `pokerfloor worker` as the user pokerfloor-manager,

@@ -33,13 +33,30 @@ func SetupReconcilers(mgr ctrl.Manager, cfg Config, tc temporal.Client) error {
 		Recorder: mgr.GetEventRecorder("pokerfloor-tournament")}).SetupWithManager(mgr)
 }
 
-// NewWorker is the Temporal worker of `pokerfloor worker`: the tournament workflows, and the table
-// activities over the Kubernetes TableHost.
-func NewWorker(tc temporal.Client, kube client.Client, taskQueue string) worker.Worker {
+// NewWorkers are the Temporal workers of `pokerfloor worker`: the tournament and section workflows
+// with the table activities over the Kubernetes TableHost on taskQueue, and the TableWorkflows on
+// workflows.TableTaskQueue(taskQueue). The caller starts and stops both.
+func NewWorkers(tc temporal.Client, kube client.Client, taskQueue string) []worker.Worker {
 	if taskQueue == "" {
 		taskQueue = workflows.TaskQueue
 	}
-	w := worker.New(tc, taskQueue, worker.Options{})
-	workflows.Register(w, &TableHost{Client: kube})
-	return w
+	return workflows.NewWorkers(tc, taskQueue, worker.Options{}, &TableHost{Client: kube})
+}
+
+// StartWorkers starts every worker, or none: on an error the ones started are stopped.
+func StartWorkers(ws []worker.Worker) error {
+	for i, w := range ws {
+		if err := w.Start(); err != nil {
+			StopWorkers(ws[:i])
+			return err
+		}
+	}
+	return nil
+}
+
+// StopWorkers stops the workers, the last started first.
+func StopWorkers(ws []worker.Worker) {
+	for i := len(ws) - 1; i >= 0; i-- {
+		ws[i].Stop()
+	}
 }

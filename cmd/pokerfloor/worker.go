@@ -64,8 +64,8 @@ func runWorker(cmd *cobra.Command, v *viper.Viper) error {
 		defer hs.Close()
 		s.log.Info("health endpoints", "address", ln.Addr().String())
 	}
-	w := controllers.NewWorker(s.temporal, kube, v.GetString("worker.task-queue"))
-	if err := w.Start(); err != nil {
+	ws := controllers.NewWorkers(s.temporal, kube, v.GetString("worker.task-queue"))
+	if err := controllers.StartWorkers(ws); err != nil {
 		return fmt.Errorf("worker: %w (is Temporal at %s?)", err, v.GetString("worker.temporal-address"))
 	}
 	ready.Store(true)
@@ -75,7 +75,7 @@ func runWorker(cmd *cobra.Command, v *viper.Viper) error {
 		ctx = context.Background()
 	}
 	<-ctx.Done()
-	w.Stop()
+	controllers.StopWorkers(ws)
 	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		s.log.Info("worker stopped", "cause", err.Error())
 	}
