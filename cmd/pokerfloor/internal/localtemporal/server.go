@@ -188,11 +188,11 @@ func start(opts Options, unlock func()) (*Server, error) {
 	logger := log.Logger(log.NewNoopLogger())
 	level := zap.NewAtomicLevelAt(zapcore.InfoLevel)
 	if opts.Log != nil {
-		logger = log.NewZapLogger(zap.New(zapcore.NewCore(
+		logger = log.NewZapLogger(zap.New(expectedCore{zapcore.NewCore(
 			zapcore.NewJSONEncoder(log.DefaultZapEncoderConfig),
 			zapcore.AddSync(opts.Log),
 			level,
-		)))
+		)}))
 	}
 	dc := dynamicconfig.StaticClient{
 		// As temporaltest: a search attribute added is visible at once.
