@@ -85,9 +85,7 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		if w.continueAsNewDue(ctx) && w.quiet(ctx) {
 			w.process(ctx)
 			if !t.Finished {
-				if w.cancelTimer != nil {
-					w.cancelTimer()
-				}
+				w.clock.stop()
 				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: t.Spec, Top: t})
 			}
 			continue
@@ -144,9 +142,7 @@ type topRun struct {
 	signalling map[int]bool
 	writing    bool
 
-	timer       workflow.Future
-	timerAt     time.Time
-	cancelTimer workflow.CancelFunc
+	clock periodTimer
 }
 
 func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
@@ -269,25 +265,10 @@ func (w *topRun) armClock(ctx workflow.Context) {
 	}
 	now := workflow.Now(ctx)
 	cs, err := t.ClockAt(now)
-	var at time.Time
-	if err == nil && !cs.Paused && !cs.Final && cs.Remaining > 0 {
-		at = now.Add(cs.Remaining)
-	}
-	if w.timer != nil && !w.timer.IsReady() && w.timerAt.Equal(at) {
-		return
-	}
-	if w.cancelTimer != nil {
-		w.cancelTimer()
-	}
-	w.timer, w.cancelTimer, w.timerAt = nil, nil, at
-	if at.IsZero() {
-		return
-	}
-	tctx, cancel := workflow.WithCancel(ctx)
-	w.timer, w.cancelTimer = workflow.NewTimer(tctx, at.Sub(now)), cancel
+	w.clock.arm(ctx, now, cs, err == nil)
 }
 
-func (w *topRun) clockFired() bool { return w.timer != nil && w.timer.IsReady() }
+func (w *topRun) clockFired() bool { return w.clock.fired() }
 
 // register sets the queries and the director's updates of a tournament of sections.
 func (w *topRun) register(ctx workflow.Context) error {

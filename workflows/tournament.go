@@ -124,9 +124,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 			// still on their way are sent again by the next run (the tables apply each once).
 			w.process(ctx)
 			if !s.Finished {
-				if w.cancel != nil {
-					w.cancel()
-				}
+				w.clock.stop()
 				if s.Section != nil {
 					return workflow.NewContinueAsNewError(ctx, SectionWorkflow, TournamentInput{State: s})
 				}
@@ -186,9 +184,7 @@ type tournamentWorkflow struct {
 	inbox  []director.TableEvent
 	wake   bool // a handler changed the state: step and send
 
-	timer   workflow.Future
-	timerAt time.Time
-	cancel  workflow.CancelFunc
+	clock periodTimer
 
 	// futures of activities not yet done; busy counts the table starts in progress, sending the
 	// signals.
@@ -389,25 +385,10 @@ func (w *tournamentWorkflow) armClock(ctx workflow.Context) {
 	}
 	now := workflow.Now(ctx)
 	cs, err := s.ClockAt(now)
-	var at time.Time
-	if err == nil && !cs.Paused && !cs.Final && cs.Remaining > 0 {
-		at = now.Add(cs.Remaining)
-	}
-	if w.timer != nil && !w.timer.IsReady() && w.timerAt.Equal(at) {
-		return
-	}
-	if w.cancel != nil {
-		w.cancel()
-	}
-	w.timer, w.cancel, w.timerAt = nil, nil, at
-	if at.IsZero() {
-		return
-	}
-	tctx, cancel := workflow.WithCancel(ctx)
-	w.timer, w.cancel = workflow.NewTimer(tctx, at.Sub(now)), cancel
+	w.clock.arm(ctx, now, cs, err == nil)
 }
 
-func (w *tournamentWorkflow) clockFired() bool { return w.timer != nil && w.timer.IsReady() }
+func (w *tournamentWorkflow) clockFired() bool { return w.clock.fired() }
 
 func (w *tournamentWorkflow) allClosed() bool {
 	for _, t := range w.s.Tables {
