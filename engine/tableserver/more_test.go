@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pokerfloor/pokerfloor/engine/fairdeal"
 	"github.com/pokerfloor/pokerfloor/engine/phh"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
 // rule A14: an advance action runs when the turn comes if nothing changed since it was queued, and
@@ -108,7 +110,14 @@ func TestMoveFollowedByTheClient(t *testing.T) {
 // seeds, and the commitment each connection saw before the deal is the one in the history.
 func TestHistoriesVerify(t *testing.T) {
 	dir := t.TempDir()
-	tt := startTable(t, tableOpts{players: 4, history: dir, rate: 1e6, onHand: drainAfter(30)})
+	// The bots may leave one player with every chip before hand 30: the table then ends early, and
+	// every hand it played must still have its history.
+	var played atomic.Int64
+	drain := drainAfter(30)
+	tt := startTable(t, tableOpts{players: 4, history: dir, rate: 1e6, onHand: func(s *Server, r *report.HandResult) {
+		played.Store(r.HandNumber)
+		drain(s, r)
+	}})
 	spec := tt.dial(tt.token(""))
 	var mu sync.Mutex
 	commits := map[int64]string{}
@@ -135,8 +144,8 @@ func TestHistoriesVerify(t *testing.T) {
 		<-done
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.phh"))
-	if len(files) < 30 {
-		t.Fatalf("%d histories written, want 30", len(files))
+	if want := played.Load(); int64(len(files)) != want || want < 2 {
+		t.Fatalf("%d histories written for %d hands played", len(files), want)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -156,8 +165,8 @@ func TestHistoriesVerify(t *testing.T) {
 			t.Fatalf("hand %d: committed %s before the deal, the history says %v", h.Hand.Number, c, h.Extra[fairdeal.FieldCommitment])
 		}
 	}
-	if len(commits) < 25 {
-		t.Fatalf("the spectator saw only %d commitments", len(commits))
+	if want := len(files) * 5 / 6; len(commits) < want {
+		t.Fatalf("the spectator saw only %d commitments of %d hands", len(commits), len(files))
 	}
 }
 
