@@ -228,7 +228,10 @@ func TestTimeBankSettings(t *testing.T) {
 // rule T5: a player who drops keeps his seat; his turn waits the grace time, then his hand is
 // folded and he sits out (dealt in, blinds posted, hand folded) until he comes back to his seat.
 func TestRuleT5DisconnectGraceThenSitOut(t *testing.T) {
-	tt := startTable(t, tableOpts{players: 3, grace: 20 * time.Second})
+	// Deep stacks: while he is away the bots deal hands at machine speed, and with 10,000 chips a
+	// run once blinded him out and ended the table before he came back.
+	const stack = 1_000_000
+	tt := startTable(t, tableOpts{players: 3, grace: 20 * time.Second, stack: stack, rate: 1e6})
 	me := tt.dial(tt.token("p01"))
 	spec := tt.dial(tt.token(""))
 	tt.bots(tt.ids[1:], nil)
@@ -274,7 +277,7 @@ func TestRuleT5DisconnectGraceThenSitOut(t *testing.T) {
 	if err := tt.wait(); err != nil {
 		t.Fatal(err)
 	}
-	tt.checkChips(10000)
+	tt.checkChips(stack)
 }
 
 // Bad input of every kind gets a clear error or a close with a reason, never a crash, and the hand
