@@ -68,6 +68,7 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
 	addPlayFlags(f) // run_play.go
+	addWebFlags(f)  // run_web.go
 	return cmd
 }
 
@@ -92,6 +93,8 @@ type runSettings struct {
 	Started time.Time
 	// Play seats a person at one seat (run_play.go).
 	Play playSettings
+	// Web serves the clock and lobby page (run_web.go).
+	Web webSettings
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -168,7 +171,10 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			return s, err
 		}
 	}
-	s.Play, err = parsePlaySettings(v, s)
+	if s.Play, err = parsePlaySettings(v, s); err != nil {
+		return s, err
+	}
+	s.Web, err = parseWebSettings(v)
 	return s, err
 }
 

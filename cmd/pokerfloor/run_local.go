@@ -66,7 +66,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		reporter = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
 		tables = historyTables(tableLog)
 	}
-	tables = s.Play.tables(tables, tableLog) // run --play: every table served, a person at his seat
+	tables, served := servedTables(s, tables, tableLog) // --play or --web: every table served (run_web.go)
 	host := workflows.NewLocalTableHost(reporter, tables)
 	recorder, err := newRecordingHost(host, s.DataDir)
 	if err != nil {
@@ -105,7 +105,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 			stop()
 			return nil, nil, err
 		}
-		return &localTournament{t: t, c: c, host: host}, stop, nil
+		return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, stop, tableLog), nil
 	}
 	spec := workflows.TournamentSpec{
 		Name:        "pokerfloor run",
@@ -128,7 +128,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		stop()
 		return nil, nil, fmt.Errorf("record the tournament in the data dir: %w", err)
 	}
-	return &localTournament{t: t, c: c, host: host}, stop, nil
+	return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, stop, tableLog), nil
 }
 
 // localTournament is a tournament on the embedded server, with its tables in this process.

@@ -73,15 +73,15 @@ func parsePlaySettings(v *viper.Viper, s runSettings) (playSettings, error) {
 	return p, nil
 }
 
-// tables returns the RunTable of the run: every table served, the person at his seat, or
-// fallback when nobody plays.
-func (p playSettings) tables(fallback workflows.RunTable, log *slog.Logger) workflows.RunTable {
+// tables returns the RunTable of the run: every table served, the person at his seat, and their
+// host; or fallback when nobody plays.
+func (p playSettings) tables(fallback workflows.RunTable, log *slog.Logger) (workflows.RunTable, *playHost) {
 	if p.Player == "" {
-		return fallback
+		return fallback, nil
 	}
 	h := newPlayHost(p, log)
 	go http.Serve(p.ln, h.handler()) // for the life of the process
-	return h.runTable
+	return h.runTable, h
 }
 
 // playHost serves the run's tables and follows the person from table to table.
@@ -107,7 +107,8 @@ type servedTable struct {
 	tournament string
 	srv        *tableserver.Server
 	tokens     *tableserver.Tokens
-	closed     bool // told to close
+	closed     bool   // told to close
+	spectator  string // a spectator's token, issued once the lobby links the table (run_web.go)
 }
 
 func newPlayHost(p playSettings, log *slog.Logger) *playHost {
