@@ -67,8 +67,9 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.Bool("fresh", false, "start a new tournament even if the data dir holds one that was interrupted (which is discarded)")
 	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
-	addPlayFlags(f) // run_play.go
-	addWebFlags(f)  // run_web.go
+	addPlayFlags(f)    // run_play.go
+	addWebFlags(f)     // run_web.go
+	addMetricsFlags(f) // run_telemetry.go
 	return cmd
 }
 
@@ -95,6 +96,8 @@ type runSettings struct {
 	Play playSettings
 	// Web serves the clock and lobby page (run_web.go).
 	Web webSettings
+	// Metrics serves the OpenTelemetry metrics (run_telemetry.go).
+	Metrics metricsSettings
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -174,7 +177,10 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 	if s.Play, err = parsePlaySettings(v, s); err != nil {
 		return s, err
 	}
-	s.Web, err = parseWebSettings(v)
+	if s.Web, err = parseWebSettings(v); err != nil {
+		return s, err
+	}
+	s.Metrics, err = parseMetricsSettings(v)
 	return s, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/spf13/pflag"
@@ -84,9 +85,9 @@ func (h *playHost) spectate(n int, onWebAddress bool) string {
 	return h.pageURL(n) + "?token=" + t.spectator
 }
 
-// serve starts the lobby of t on --web's address (nothing without --web) and returns stop with
-// the lobby's own stop before it.
-func (w webSettings) serve(s runSettings, t *workflows.Tournament, served *playHost, stop func(), log *slog.Logger) func() {
+// serve starts the lobby of t on --web's address (nothing without --web), with the metrics at
+// /metrics when tel is set, and returns stop with the lobby's own stop before it.
+func (w webSettings) serve(s runSettings, t *workflows.Tournament, served *playHost, tel *telemetry.Telemetry, stop func(), log *slog.Logger) func() {
 	if w.ln == nil {
 		return stop
 	}
@@ -100,6 +101,9 @@ func (w webSettings) serve(s runSettings, t *workflows.Tournament, served *playH
 	mux.Handle("/", lb.Handler())
 	if served != nil && onWeb {
 		mux.Handle("/table/", served.handler())
+	}
+	if tel != nil {
+		mux.Handle("GET /metrics", tel.Handler())
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	ctx, cancel := context.WithCancel(context.Background())
