@@ -36,8 +36,9 @@ function tick() {
     // The last minute of a level (the last tenth of a compressed one) shows in gold.
     cd.classList.toggle("soon", !board.onBreak && left < Math.min(60000, (board.periodMs || 0) / 10));
   } else {
-    cd.textContent = board.simulation ? "SIM" : "--:--";
+    cd.textContent = "--:--";
   }
+  $("clock-note").hidden = !board.simulation || board.finished;
   const nb = $("next-break");
   if (board.nextBreakMs > 0) nb.textContent = "in " + clockText(board.nextBreakMs - elapsed());
   else nb.textContent = board.simulation ? "none (levels go by hands)" : "none";
