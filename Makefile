@@ -27,6 +27,7 @@ build:
 ## test: every test, the envtest (kube-apiserver and etcd) ones included
 test:
 	hack/setup-chromium.sh >/dev/null
+	hack/setup-prometheus.sh >/dev/null
 	assets=$$(hack/setup-envtest.sh | tail -n 1); \
 	KUBEBUILDER_ASSETS="$$assets" go test -timeout $(TEST_TIMEOUT) $(PKGS)
 

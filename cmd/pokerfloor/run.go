@@ -67,7 +67,9 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.Bool("fresh", false, "start a new tournament even if the data dir holds one that was interrupted (which is discarded)")
 	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
-	addPlayFlags(f) // run_play.go
+	addPlayFlags(f)    // run_play.go
+	addWebFlags(f)     // run_web.go
+	addMetricsFlags(f) // run_telemetry.go
 	return cmd
 }
 
@@ -92,6 +94,10 @@ type runSettings struct {
 	Started time.Time
 	// Play seats a person at one seat (run_play.go).
 	Play playSettings
+	// Web serves the clock and lobby page (run_web.go).
+	Web webSettings
+	// Metrics serves the OpenTelemetry metrics (run_telemetry.go).
+	Metrics metricsSettings
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -168,7 +174,13 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			return s, err
 		}
 	}
-	s.Play, err = parsePlaySettings(v, s)
+	if s.Play, err = parsePlaySettings(v, s); err != nil {
+		return s, err
+	}
+	if s.Web, err = parseWebSettings(v); err != nil {
+		return s, err
+	}
+	s.Metrics, err = parseMetricsSettings(v)
 	return s, err
 }
 

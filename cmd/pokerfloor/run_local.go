@@ -30,7 +30,16 @@ var startTournament startTournamentFunc = startLocalTournament
 // startLocalTournament starts the embedded Temporal server on s.DataDir, the in-process tables, a
 // worker with the tournament workflows and activities, and the tournament itself, or takes up the
 // one s.Resume names (run_resume.go). A new tournament starts from an empty database.
-func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (tournament, func(), error) {
+func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_ tournament, _ func(), err error) {
+	tel, err := startTelemetry(ctx, s) // nil when nothing reads it (run_telemetry.go)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil && tel != nil {
+			_ = tel.Shutdown(context.Background())
+		}
+	}()
 	srv, err := localtemporal.Start(localtemporal.Options{DataDir: s.DataDir, Log: logs, Reset: s.Resume == ""})
 	if inUse := (*localtemporal.InUseError)(nil); errors.As(err, &inUse) {
 		return nil, nil, usageErrorf("--data-dir %s is in use by another pokerfloor run: wait for it, or give another folder", s.DataDir)
@@ -58,6 +67,8 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		tableLog = slog.New(slog.NewTextHandler(logs, nil))
 	}
 	var reporter report.Reporter = workflows.NewTableReporter(c)
+	tournaments := &tableTournaments{}
+	reporter = instrumentReporter(tel, reporter, tournaments) // run_telemetry.go
 	if !s.MaxSpeed {
 		reporter = newPacedReporter(reporter, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
 	}
@@ -66,7 +77,8 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		reporter = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
 		tables = historyTables(tableLog)
 	}
-	tables = s.Play.tables(tables, tableLog) // run --play: every table served, a person at his seat
+	tables, served := servedTables(s, tables, tableLog) // --play or --web: every table served (run_web.go)
+	tables = instrumentTables(tel, tables, served, s.HandHistories != "", tournaments, tableLog)
 	host := workflows.NewLocalTableHost(reporter, tables)
 	recorder, err := newRecordingHost(host, s.DataDir)
 	if err != nil {
@@ -105,7 +117,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 			stop()
 			return nil, nil, err
 		}
-		return &localTournament{t: t, c: c, host: host}, stop, nil
+		return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, tel, s.Metrics.serveMetrics(tel, t, stop, tableLog), tableLog), nil
 	}
 	spec := workflows.TournamentSpec{
 		Name:        "pokerfloor run",
@@ -128,7 +140,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (t
 		stop()
 		return nil, nil, fmt.Errorf("record the tournament in the data dir: %w", err)
 	}
-	return &localTournament{t: t, c: c, host: host}, stop, nil
+	return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, tel, s.Metrics.serveMetrics(tel, t, stop, tableLog), tableLog), nil
 }
 
 // localTournament is a tournament on the embedded server, with its tables in this process.

@@ -73,15 +73,15 @@ func parsePlaySettings(v *viper.Viper, s runSettings) (playSettings, error) {
 	return p, nil
 }
 
-// tables returns the RunTable of the run: every table served, the person at his seat, or
-// fallback when nobody plays.
-func (p playSettings) tables(fallback workflows.RunTable, log *slog.Logger) workflows.RunTable {
+// tables returns the RunTable of the run: every table served, the person at his seat, and their
+// host; or fallback when nobody plays.
+func (p playSettings) tables(fallback workflows.RunTable, log *slog.Logger) (workflows.RunTable, *playHost) {
 	if p.Player == "" {
-		return fallback
+		return fallback, nil
 	}
 	h := newPlayHost(p, log)
 	go http.Serve(p.ln, h.handler()) // for the life of the process
-	return h.runTable
+	return h.runTable, h
 }
 
 // playHost serves the run's tables and follows the person from table to table.
@@ -99,6 +99,11 @@ type playHost struct {
 	reason string               // why he was moved there: balance (R3) or break (R4)
 	last   int                  // the last table he was seated at
 	out    bool                 // eliminated, or the tournament is over
+
+	// observe, if set, gives each table's Observe hook (run_telemetry.go: its hands traced).
+	observe func(workflows.HostedTable) func(*engine.Table)
+	// countWS, if set, wraps each table's handler to count its WebSocket connections.
+	countWS func(http.Handler) http.Handler
 }
 
 // servedTable is one served table.
@@ -107,7 +112,8 @@ type servedTable struct {
 	tournament string
 	srv        *tableserver.Server
 	tokens     *tableserver.Tokens
-	closed     bool // told to close
+	closed     bool   // told to close
+	spectator  string // a spectator's token, issued once the lobby links the table (run_web.go)
 }
 
 func newPlayHost(p playSettings, log *slog.Logger) *playHost {
@@ -126,13 +132,17 @@ func (h *playHost) handler() http.Handler {
 	mux.HandleFunc("/table/{n}/", func(w http.ResponseWriter, r *http.Request) {
 		n, err := strconv.Atoi(r.PathValue("n"))
 		h.mu.Lock()
-		t := h.tables[n]
+		t, count := h.tables[n], h.countWS
 		h.mu.Unlock()
 		if err != nil || t == nil {
 			http.Error(w, fmt.Sprintf("no table %q in this tournament", r.PathValue("n")), http.StatusNotFound)
 			return
 		}
-		http.StripPrefix(fmt.Sprintf("/table/%s", r.PathValue("n")), t.srv.Handler()).ServeHTTP(w, r)
+		next := http.StripPrefix(fmt.Sprintf("/table/%s", r.PathValue("n")), t.srv.Handler())
+		if count != nil {
+			next = count(next)
+		}
+		next.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "each table is at /table/N/: open the link pokerfloor run printed", http.StatusNotFound)
@@ -153,7 +163,7 @@ func (h *playHost) runTable(ctx context.Context, t workflows.HostedTable, c repo
 	}
 	bots := bot.Players(seed)
 	srv, err := tableserver.New(tableserver.Config{Tournament: t.Tournament, TableID: t.ID, Tokens: tokens, Logger: h.log,
-		Reporter: &playReporter{h: h, table: n, inner: c}, Follow: h.follow,
+		Reporter: &playReporter{h: h, table: n, inner: c}, Follow: h.follow, Observe: h.observeTable(t),
 		Bots: engine.PlayersFunc(func(player string) engine.Decider {
 			if player == h.human {
 				return nil // a person, over the network
@@ -171,6 +181,14 @@ func (h *playHost) runTable(ctx context.Context, t workflows.HostedTable, c repo
 		return nil // the table was stopped: deleted, or the run is ending
 	}
 	return err
+}
+
+// observeTable is table t's Observe hook, or nil.
+func (h *playHost) observeTable(t workflows.HostedTable) func(*engine.Table) {
+	if h.observe == nil {
+		return nil
+	}
+	return h.observe(t)
 }
 
 // moveLocked is the move to table n: its socket and a token for it. The caller holds h.mu.

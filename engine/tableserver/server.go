@@ -50,6 +50,10 @@ type Config struct {
 	// OnHand, if set, sees each hand's result (after the server's own bookkeeping), on the table's
 	// goroutine; the result is valid during the call only.
 	OnHand func(*report.HandResult)
+	// Observe, if set, sees the table after the server has pushed each change (a hand dealt, an
+	// action), on the table's goroutine, as host.Options.Observe does: it must not change the table
+	// or block (telemetry traces the hands with it).
+	Observe func(*engine.Table)
 	// Bots, if set, plays some seats in this process: a player for whom it gives a Decider (an
 	// engine/bot bot) is played by it and never by a connection; nil, or a nil Decider, leaves the
 	// seat to its player's connection. A simulation seats bots everywhere; the local run's --play
@@ -305,6 +309,9 @@ func (s *Server) decider(id string) engine.Decider {
 // the end of the hand its result and the commitment of the next deal. It runs on the runner's
 // goroutine.
 func (s *Server) observe(t *engine.Table) {
+	if s.cfg.Observe != nil {
+		defer s.cfg.Observe(t) // deferred first, so it runs after the lock below is released
+	}
 	hd := t.Header()
 	phase := t.Phase()
 	n := hd.Config.Seats
