@@ -10,9 +10,10 @@ import (
 
 // expectedCore logs at warn level, not error, the server's lines about things a client asked for and
 // the platform expects: an Update aborted because its workflow closed or continued as new while the
-// Update waited (the table's reporter retries it and is answered by the next run), and an operation
-// whose caller cancelled it (a run ending with a call in flight). Neither is a fault of the server or
-// of the tournament; at error level they read as one in `--verbose` and fail the checks that a
+// Update waited (the table's reporter retries it and is answered by the next run), an operation whose
+// caller cancelled it (a run ending with a call in flight), and a call answered "Frontend is not
+// healthy yet" while the server starts (the SDK's client retries it). None is a fault of the server
+// or of the tournament; at error level they read as one in `--verbose` and fail the checks that a
 // normal run logs no error.
 type expectedCore struct{ zapcore.Core }
 
@@ -56,7 +57,8 @@ func expected(fields []zapcore.Field) bool {
 		default:
 			continue
 		}
-		if strings.Contains(msg, "workflow update was aborted") || msg == context.Canceled.Error() {
+		if strings.Contains(msg, "workflow update was aborted") || strings.Contains(msg, "Frontend is not healthy yet") ||
+			msg == context.Canceled.Error() {
 			return true
 		}
 	}

@@ -21,10 +21,11 @@ func TestExpectedErrorsAreWarnings(t *testing.T) {
 	l.Error("service failures", zap.Error(errors.New("workflow update was aborted")))
 	l.Error("Update workflow execution operation failed.", zap.Error(fmt.Errorf("store: %w", context.Canceled)))
 	l.Error("Update workflow execution operation failed.", zap.String("error", "context canceled"))
+	l.Error("service failures", zap.Error(errors.New("Frontend is not healthy yet")))
 	l.Error("persistence failure", zap.Error(errors.New("database is locked")))
 	l.Error("no error field")
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	want := []string{"warn", "warn", "warn", "error", "error"}
+	want := []string{"warn", "warn", "warn", "warn", "error", "error"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), buf.String())
 	}
