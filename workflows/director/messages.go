@@ -23,6 +23,7 @@ type Order struct {
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`
 	ColorUp     *ColorUpOrder     `json:"colorUp,omitempty"`
 	Close       *CloseTableOrder  `json:"close,omitempty"`
+	Tool        *ToolOrder        `json:"tool,omitempty"` // a director's tool (tools.go)
 }
 
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
@@ -135,6 +136,7 @@ type TableEvent struct {
 	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
 	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
 	ColorUps  []AppliedColorUp  `json:"colorUps,omitempty"`
+	Tools     []ToolDone        `json:"tools,omitempty"`
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`

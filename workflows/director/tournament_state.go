@@ -63,6 +63,8 @@ type TournamentState struct {
 	Actions map[string]string `json:"actions,omitempty"`
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
+	// Tools records the director's tools by hand (tools.go).
+	Tools ToolsState `json:"tools,omitzero"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -394,7 +396,7 @@ func (s *TournamentState) blindsAt(i int) floor.Level {
 func (s *TournamentState) clock() floor.Structure { return s.Spec.clockStructure() }
 
 func (s *TournamentState) computePayouts() error {
-	p, err := floor.ComputePayouts(s.Entries, s.Spec.Payouts)
+	p, err := s.payoutsFor(s.buyIns())
 	if err != nil {
 		return err
 	}
@@ -545,6 +547,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	for _, r := range ev.Rebuys {
 		s.rebuyDone(r)
 	}
+	s.toolsDone(tr, ev)
 	for _, c := range ev.ColorUps {
 		s.Ledger.ColorUp += c.Added // R8: the race's chips are in play
 		if c.Error != "" {
@@ -853,11 +856,20 @@ func (s *TournamentState) plan() {
 	if len(open) == 0 {
 		return
 	}
+	if plan, ok := s.directorBreak(open); ok {
+		s.orderPlan(plan) // the director's break order first (tools.go)
+		return
+	}
 	plan, err := floor.PlanTables(open, s.Spec.Balance, s.rand())
 	if err != nil {
 		s.ChipErrors = append(s.ChipErrors, "floor plan: "+err.Error())
 		return
 	}
+	s.orderPlan(plan)
+}
+
+// orderPlan orders the floor's plan: the broken tables marked, each player moved once.
+func (s *TournamentState) orderPlan(plan floor.Plan) {
 	for _, id := range plan.Broken {
 		s.Table(id).Breaking = true
 	}
