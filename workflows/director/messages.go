@@ -2,6 +2,7 @@ package director
 
 import (
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -147,6 +148,8 @@ type BustGroup struct {
 	Hand       int64               `json:"hand"`
 	Round      int                 `json:"round,omitempty"` // the hand-for-hand round of the hand, if any
 	Eliminated []floor.Elimination `json:"eliminated"`
+	// Knockouts are who won each eliminated player's last chips (a PKO's bounties, bounties.go).
+	Knockouts []report.Knockout `json:"knockouts,omitempty"`
 }
 
 // MovedOut is a player who left the table on the tournament's order, with his chips.

@@ -212,6 +212,8 @@ type TournamentResult struct {
 	Ledger            floor.ChipLedger `json:"ledger"`
 	// ChipErrors is empty unless a chip count failed during the tournament (a bug).
 	ChipErrors []string `json:"chipErrors,omitempty"`
+	// Bounties are a progressive knockout's bounties paid (bounties.go); nil without bounties.
+	Bounties *BountyResult `json:"bounties,omitempty"`
 }
 
 // Place is one entry's finishing place and prize.
@@ -237,6 +239,7 @@ func (s *TournamentState) Result() (TournamentResult, error) {
 		}
 		r.Places = append(r.Places, pl)
 	}
+	r.Bounties = s.BountyResult()
 	for _, rec := range s.Sanctions {
 		if rec.Applied {
 			r.Sanctions = append(r.Sanctions, rec.Sanction)

@@ -65,6 +65,9 @@ type TournamentSpec struct {
 	// Satellite, when set, pays seats in a target event (SatellitePayout) instead of Payouts:
 	// as many equal seats as the prize pool buys, and the remainder in cash to the next place.
 	Satellite *floor.Satellite `json:"satellite,omitempty"`
+	// Bounty, when set, makes the event a progressive knockout (bounties.go): StartCents of each
+	// entry's buy-in is his bounty, paid to whoever wins his last chips.
+	Bounty *floor.Bounty `json:"bounty,omitempty"`
 	// ContinueAsNewAfter is the history length after which the tournament continues as new, when
 	// Temporal has not suggested it sooner; 0 means DefaultContinueAsNewAfter.
 	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`

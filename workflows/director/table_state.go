@@ -207,7 +207,7 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 		ev.HandForHand = round
 	}
 	if len(busted) > 0 {
-		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted})
+		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted, Knockouts: r.Knockouts})
 	}
 	return nil
 }

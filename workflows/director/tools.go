@@ -34,6 +34,8 @@ type ToolsState struct {
 	// AddOnsSold counts the add-ons whose chips reached their player: their money is in the
 	// prize pool (and every add-on asked for and not yet refused, Pending).
 	AddOnsSold int `json:"addOnsSold,omitempty"`
+	// Bounties are a progressive knockout's (bounties.go).
+	Bounties *BountiesState `json:"bounties,omitempty"`
 	// Refs numbers the tool orders sent to tables.
 	Refs int `json:"refs,omitempty"`
 }
@@ -316,6 +318,9 @@ func (s *TournamentState) buyIns() floor.BuyIns {
 	b := floor.BuyIns{Entries: s.Entries, StartingStack: s.Spec.Structure.StartingStack, RebuyChips: s.Spec.RebuyChips}
 	if s.Spec.AddOn != nil {
 		b.AddOn, b.AddOns = *s.Spec.AddOn, s.addOnsPaid()
+	}
+	if s.Spec.Bounty != nil {
+		b.Bounty = *s.Spec.Bounty
 	}
 	return b
 }
@@ -663,6 +668,7 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 				continue
 			}
 			w.Done, w.Chips = true, d.Chips
+			s.bountyWithdrawn(w.Player)
 			p.Status, p.Stack, p.Table, p.Seat = Withdrawn, 0, 0, 0
 			s.Field = slices.DeleteFunc(s.Field, func(id floor.PlayerID) bool { return string(id) == w.Player })
 			// His chips leave play: a no-show's stack now is counted as removed (the blinds he
@@ -675,6 +681,7 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 			}
 		}
 	}
+	s.bountiesOf(ev)
 	_ = tr
 }
 
@@ -687,6 +694,14 @@ func (s TournamentSpec) validateTools() []error {
 		}
 		if _, err := floor.AddOnBreak(s.Structure, s.RebuyLevel); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if s.Bounty != nil {
+		if err := s.Bounty.Verify(s.entries(max(len(s.Players), s.PlayerCount), 0, 0)); err != nil {
+			errs = append(errs, err)
+		}
+		if s.Bounty.Split == floor.BountyChipsWon {
+			errs = append(errs, &floor.RuleError{Rule: "R6", Reason: fmt.Sprintf("bounty split %q is not played: the tables report who won a busted player's last chips, not every chip won from him; use %q", floor.BountyChipsWon, floor.BountyLastChips)})
 		}
 	}
 	if s.NoShow != nil && s.NoShow.After < 0 {
@@ -705,7 +720,7 @@ func (s *TournamentState) payoutsFor(b floor.BuyIns) (floor.Payouts, error) {
 		}
 		return floor.Payouts{Pool: sp.PoolCents + sp.OverlayCents, Prizes: sp.Prizes}, nil
 	}
-	if b.AddOns == 0 {
+	if b.AddOns == 0 && b.Bounty.StartCents == 0 {
 		return floor.ComputePayouts(b.Entries, s.Spec.Payouts)
 	}
 	return b.Payouts(s.Spec.Payouts)

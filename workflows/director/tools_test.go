@@ -364,3 +364,55 @@ func TestRuleR1UnregisterRefusedOnceDealt(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleR6ProgressiveKnockout: a PKO tournament on the floor simulation: each knockout pays
+// the bounty of the player busted to who won his last chips (half in cash, half onto his head),
+// the winner takes his own at the end; the bounties paid add up to the bounty share of the
+// buy-ins, and prizes plus bounties paid are what was paid in less the fees, to the cent (R6).
+func TestRuleR6ProgressiveKnockout(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		spec := simSpec(60)
+		spec.BuyIn, spec.Fee = 11000, 1000
+		spec.Bounty = &floor.Bounty{StartCents: 5001, CashPercent: 50}
+		spec.ReEntries, spec.LateRegistrationLevel = 1, 4
+		f := newFloorSim(t, spec, seed)
+		f.s.Step(f.now)
+		f.flush()
+		// A re-entry buys a new bounty.
+		f.until(func() bool { return slices.ContainsFunc(f.s.Players, func(p PlayerRecord) bool { return p.Status == Out }) })
+		if f.s.Level(f.now) <= 4 {
+			out := f.s.Players[slices.IndexFunc(f.s.Players, func(p PlayerRecord) bool { return p.Status == Out })]
+			if err := f.s.VerifyRegister(RegisterRequest{ReEntryOf: out.Entrant}, f.now); err == nil {
+				f.s.Register(RegisterRequest{ReEntryOf: out.Entrant})
+			}
+		}
+		res := finish(t, f)
+		b := res.Bounties
+		if b == nil {
+			t.Fatal("no bounties in the result")
+		}
+		field := int64(f.s.Entries.Field())
+		if b.PoolCents != field*5001 || b.PaidCents != b.PoolCents || b.OnHeadsCents != 0 || len(b.Errors) > 0 {
+			t.Errorf("seed %d: bounties %+v, %d entries", seed, b, field)
+		}
+		var cash int64
+		for _, w := range b.Won {
+			cash += w.CashCents
+		}
+		var prizes int64
+		for _, p := range res.Places {
+			prizes += p.Prize
+		}
+		if cash != b.PaidCents || prizes+cash != field*(spec.BuyIn-spec.Fee) {
+			t.Errorf("seed %d: cash %d (paid %d), prizes %d: %d in less fees", seed, cash, b.PaidCents, prizes, field*(spec.BuyIn-spec.Fee))
+		}
+		if err := f.s.Tools.Bounties.Board.Check(); err != nil {
+			t.Error(err)
+		}
+		// The winner is paid his own bounty at the end: at least the starting one.
+		winner := res.Places[0].Player
+		if k := slices.IndexFunc(b.Won, func(w BountyWon) bool { return w.Player == winner }); k < 0 || b.Won[k].CashCents < 5001 {
+			t.Errorf("seed %d: the winner %s is not paid his bounty: %+v", seed, winner, b.Won)
+		}
+	}
+}

@@ -299,6 +299,7 @@ func (s *TournamentState) addPlayer(id, entrant string) *PlayerRecord {
 		s.index[id] = len(s.Players) - 1
 	}
 	s.Ledger.Entries++
+	s.toolsEntered(id)
 	if id == entrant {
 		s.Entries.Entries++
 	} else {
