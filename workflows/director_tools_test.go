@@ -364,3 +364,68 @@ func toPlayerIDs(seats []string) []floor.PlayerID {
 	}
 	return out
 }
+
+// TestProgressiveKnockoutEndToEnd plays a PKO tournament with real tables (bots, the engine) on
+// a real Temporal server: every bounty goes to who won the busted player's last chips, as the
+// tables report; prizes plus bounty cash paid are the money paid in less the fees, to the cent,
+// and the chips were conserved at every hand and every step (rule R6).
+func TestProgressiveKnockoutEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := TournamentSpec{
+		Name: "pko", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 11, Simulation: true,
+		BuyIn: 11000, Fee: 1000, Bounty: &floor.Bounty{StartCents: 5000},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	tour, err := StartTournament(ctx, c, "pko", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tour.Result(ctx)
+	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		t.Fatal(err)
+	}
+	b := res.Bounties
+	if b == nil {
+		t.Fatal("no bounties in the result")
+	}
+	var st director.TournamentState
+	if err := tour.query(ctx, StateQuery, &st); err != nil {
+		t.Fatal(err)
+	}
+	field := int64(st.Entries.Field())
+	var cash int64
+	knockouts := 0
+	for _, w := range b.Won {
+		cash += w.CashCents
+		knockouts += w.Knockouts
+	}
+	var prizes int64
+	for _, p := range res.Places {
+		prizes += p.Prize
+	}
+	in := field*spec.BuyIn + int64(st.Entries.Rebuys)*spec.BuyIn
+	fees := (field + int64(st.Entries.Rebuys)) * spec.Fee
+	t.Logf("%d entries, %d rebuys, %d hands: prizes %d + bounties %d = %d paid in less %d fees; %d knockouts paid", field, st.Entries.Rebuys, res.HandsPlayed, prizes, cash, in, fees, knockouts)
+	if b.PoolCents != field*5000 || b.PaidCents != b.PoolCents || cash != b.PaidCents || b.OnHeadsCents != 0 || len(b.Errors) > 0 {
+		t.Errorf("bounties %+v for %d entries", b, field)
+	}
+	if prizes+cash != in-fees || res.PrizePool != prizes {
+		t.Errorf("prizes %d + bounties %d = %d, paid in %d less fees %d = %d", prizes, cash, prizes+cash, in, fees, in-fees)
+	}
+	// Every bust but a disqualification paid its bounty to an eliminator: field-1 knockouts at least.
+	if knockouts < int(field)-1 {
+		t.Errorf("%d knockouts paid for %d busts", knockouts, field-1)
+	}
+	if len(res.Places) != int(field) || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
+		t.Errorf("%d places for %d entries; chip errors %v %v", len(res.Places), field, res.ChipErrors, check.errs)
+	}
+}
