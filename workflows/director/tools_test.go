@@ -379,7 +379,9 @@ func TestRuleR6ProgressiveKnockout(t *testing.T) {
 		f.s.Step(f.now)
 		f.flush()
 		// A re-entry buys a new bounty.
-		f.until(func() bool { return slices.ContainsFunc(f.s.Players, func(p PlayerRecord) bool { return p.Status == Out }) })
+		f.until(func() bool {
+			return slices.ContainsFunc(f.s.Players, func(p PlayerRecord) bool { return p.Status == Out })
+		})
 		if f.s.Level(f.now) <= 4 {
 			out := f.s.Players[slices.IndexFunc(f.s.Players, func(p PlayerRecord) bool { return p.Status == Out })]
 			if err := f.s.VerifyRegister(RegisterRequest{ReEntryOf: out.Entrant}, f.now); err == nil {
