@@ -112,6 +112,12 @@ func (s *TournamentState) payKnockout(player floor.PlayerID, knockouts []report.
 		_ = b.Board.Forfeit(player)
 		return
 	}
+	if b.CashCents == nil {
+		b.CashCents = map[string]int64{} // empty maps do not survive a continue-as-new (omitempty)
+	}
+	if b.Knockouts == nil {
+		b.Knockouts = map[string]int{}
+	}
 	for _, sh := range paid.Shares {
 		b.CashCents[string(sh.Player)] += sh.CashCents
 		b.Knockouts[string(sh.Player)]++

@@ -214,6 +214,8 @@ type TournamentResult struct {
 	ChipErrors []string `json:"chipErrors,omitempty"`
 	// Bounties are a progressive knockout's bounties paid (bounties.go); nil without bounties.
 	Bounties *BountyResult `json:"bounties,omitempty"`
+	// Record is the director's end-of-run list (record.go); nil for a tournament of sections.
+	Record *RecordResult `json:"record,omitempty"`
 }
 
 // Place is one entry's finishing place and prize.
@@ -240,6 +242,7 @@ func (s *TournamentState) Result() (TournamentResult, error) {
 		r.Places = append(r.Places, pl)
 	}
 	r.Bounties = s.BountyResult()
+	r.Record = s.RecordResult()
 	for _, rec := range s.Sanctions {
 		if rec.Applied {
 			r.Sanctions = append(r.Sanctions, rec.Sanction)

@@ -36,6 +36,8 @@ type ToolsState struct {
 	AddOnsSold int `json:"addOnsSold,omitempty"`
 	// Bounties are a progressive knockout's (bounties.go).
 	Bounties *BountiesState `json:"bounties,omitempty"`
+	// Record is the director's end-of-run list (record.go).
+	Record *RecordState `json:"record,omitempty"`
 	// Refs numbers the tool orders sent to tables.
 	Refs int `json:"refs,omitempty"`
 }
@@ -196,6 +198,7 @@ func (s *TournamentState) Move(r MoveRequest) floor.Move {
 		return floor.Move{}
 	}
 	s.orderPlan(floor.Plan{Moves: []floor.Move{plan.Move}})
+	s.recordPlan(floor.Plan{Moves: []floor.Move{plan.Move}}, r.By, r.Reason)
 	s.Tools.Moves = append(s.Tools.Moves, floor.MoveRecord{Level: s.levelNumber(), Move: plan.Move, Hand: s.HandsPlayed(), By: r.By, Reason: r.Reason})
 	return plan.Move
 }
@@ -271,6 +274,7 @@ func (s *TournamentState) directorBreak(open []floor.Table) (floor.Plan, bool) {
 		return floor.Plan{}, false
 	}
 	s.Tools.BreakNext = nil
+	s.recordPlan(plan, r.By, r.Reason)
 	s.Tools.Breaks = append(s.Tools.Breaks, floor.TableBreak{Level: s.levelNumber(), Table: r.Table, Players: open[i].Players(),
 		Hand: s.HandsPlayed(), By: r.By, Reason: r.Reason})
 	return plan, true
@@ -682,12 +686,15 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 		}
 	}
 	s.bountiesOf(ev)
-	_ = tr
+	s.recordBusts(tr, ev)
 }
 
 // validateTools checks the spec's add-ons and no-show rule (R1, T4).
 func (s TournamentSpec) validateTools() []error {
 	var errs []error
+	if s.Sectioned() && (s.AddOn != nil || s.NoShow != nil || s.Satellite != nil || s.Bounty != nil) {
+		errs = append(errs, fmt.Errorf("add-ons, no-shows, satellites and bounties are for a tournament of one section (up to %d tables): this field plays in sections", OneSectionTables))
+	}
 	if s.AddOn != nil {
 		if err := s.AddOn.Verify(); err != nil {
 			errs = append(errs, err)

@@ -418,3 +418,63 @@ func TestRuleR6ProgressiveKnockout(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentRecordOfARun: the director's end-of-run list of a whole tournament: a row for
+// every entry (bust level, table, hand and eliminator; the winner's at the end), the bubble, the
+// final table's line-up with its chips, levels with their eliminations, moves and breaks, the
+// chip leader and average over time, and the money, amounts in cents, adding up.
+func TestTournamentRecordOfARun(t *testing.T) {
+	spec := simSpec(50)
+	spec.BuyIn, spec.Fee = 11000, 1000
+	spec.Bounty = &floor.Bounty{StartCents: 4000}
+	f := newFloorSim(t, spec, 12)
+	res := finish(t, f)
+	rec := res.Record
+	if rec == nil {
+		t.Fatal("no record in the result")
+	}
+	if len(rec.Errors) > 0 {
+		t.Fatalf("the record refused: %v", rec.Errors)
+	}
+	if len(rec.Rows) != 50 {
+		t.Fatalf("%d rows for 50 entries", len(rec.Rows))
+	}
+	var prizes, bounties int64
+	for i, row := range rec.Rows {
+		prizes += row.PrizeCents
+		bounties += row.BountiesWonCents
+		if row.Level < 1 {
+			t.Errorf("row %d: %+v has no level", i, row)
+		}
+		if row.Place > 1 && (row.Hand < 1 || row.Table == 0 || len(row.Eliminators) == 0) {
+			t.Errorf("row %d: %+v lacks where and to whom he went out", i, row)
+		}
+	}
+	if rec.Rows[0].Place != 1 || rec.Rows[0].Player != floor.PlayerID(res.Places[0].Player) {
+		t.Errorf("first row %+v, the winner %s", rec.Rows[0], res.Places[0].Player)
+	}
+	sum := rec.Summary
+	if prizes != sum.PrizePoolCents || bounties != sum.BountyPoolCents || sum.BountiesPaidCents != sum.BountyPoolCents ||
+		sum.PaidInCents != sum.FeesCents+sum.PrizePoolCents+sum.BountyPoolCents {
+		t.Errorf("prizes %d, bounties %d; summary money %+v", prizes, bounties, sum)
+	}
+	if sum.Bubble == nil || sum.Bubble.Place != sum.PaidPlaces+1 || sum.FinalTable == nil || len(sum.FinalTable.Seats) < 2 {
+		t.Errorf("bubble %+v, final table %+v, %d paid", sum.Bubble, sum.FinalTable, sum.PaidPlaces)
+	}
+	var chips int64
+	for _, s := range sum.FinalTable.Seats {
+		chips += s.Chips
+	}
+	if chips != f.s.Ledger.Total() {
+		t.Errorf("the final table has %d chips, the ledger %d", chips, f.s.Ledger.Total())
+	}
+	t.Logf("bubble %+v; final table at level %d of %d; %d samples; moves %+v; rows 1-2 %+v %+v", *sum.Bubble, sum.FinalTable.Level, len(sum.FinalTable.Seats), len(sum.Stacks), sum.Moves, rec.Rows[0], rec.Rows[1])
+	elim := 0
+	for _, l := range sum.Levels {
+		elim += l.Eliminations
+	}
+	if elim != 49 || len(sum.Stacks) < 2 || sum.EndedAtLevel < 1 || !sum.Finished || sum.TablesBroken == 0 || sum.Moves.Break == 0 {
+		t.Errorf("%d eliminations by level, %d samples, ended at level %d, finished %v, %d tables broken, moves %+v",
+			elim, len(sum.Stacks), sum.EndedAtLevel, sum.Finished, sum.TablesBroken, sum.Moves)
+	}
+}

@@ -717,6 +717,7 @@ func (s *TournamentState) Step(now time.Time) {
 	if s.Finished {
 		return
 	}
+	defer s.recordNews() // the director's end-of-run list (record.go)
 	s.sendSanctions()
 	h := &s.HandForHand
 	if h.Open && s.roundDone() {
@@ -867,6 +868,7 @@ func (s *TournamentState) plan() {
 		return
 	}
 	s.orderPlan(plan)
+	s.recordPlan(plan, "", "")
 }
 
 // orderPlan orders the floor's plan: the broken tables marked, each player moved once.
