@@ -123,8 +123,10 @@ func (s *TournamentState) recordNews() {
 					seats = append(seats, floor.FinalTableSeat{Seat: floor.Seat(i + 1), Player: floor.PlayerID(p), Chips: t.Stacks[i]})
 				}
 			}
-			if len(seats) == r.PlayersLeft {
-				s.recordErr(r.FinalTableFormed(s.levelNumber(), seats))
+			// Every player left sits at it (the record's count may wait on a hand-for-hand round's
+			// places: the line-up is the tables').
+			if len(seats) == s.Left() {
+				r.FinalTable = &floor.FinalTableRecord{Level: s.levelNumber(), Hand: s.HandsPlayed(), Seats: seats}
 			}
 		}
 	}
