@@ -112,6 +112,7 @@ func (s *TournamentState) recordNews() {
 		}
 		s.recordErr(r.Bust(g, s.Payouts, func(row floor.PlaceRow) { rs.Rows = append(rs.Rows, row) }))
 	}
+	// A field that starts at one table: its final table is the first line-up with everyone seated.
 	if r.FinalTable == nil && s.OpenTables() == 1 && !s.MovesPending() && s.Left() >= 2 {
 		for _, t := range s.Tables {
 			if t.Closed || t.Closing {
@@ -163,6 +164,41 @@ func (s *TournamentState) recordPlan(plan floor.Plan, by, reason string) {
 	}
 	for _, m := range plan.Moves {
 		s.recordErr(rs.Record.Moved(floor.MoveRecord{Level: level, Move: m, By: by, Reason: reason}))
+	}
+	if len(plan.Broken) > 0 {
+		s.recordFinalTable()
+	}
+}
+
+// recordFinalTable records the final table's line-up when one table is left in play: the players
+// seated there and those on their way to their seats, with their chips as the floor knows them.
+func (s *TournamentState) recordFinalTable() {
+	rs := s.Tools.Record
+	if rs == nil || rs.Record.FinalTable != nil || s.Left() < 2 {
+		return
+	}
+	var last *TableRecord
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || t.Breaking {
+			continue
+		}
+		if last != nil {
+			return // two tables in play
+		}
+		last = t
+	}
+	if last == nil {
+		return
+	}
+	var seats []floor.FinalTableSeat
+	for i, id := range s.view(last).Seats {
+		if p := s.player(string(id)); p != nil && p.Status != Out && p.Status != Withdrawn {
+			seats = append(seats, floor.FinalTableSeat{Seat: floor.Seat(i + 1), Player: id, Chips: p.Stack})
+		}
+	}
+	if len(seats) == s.Left() {
+		rs.Record.FinalTable = &floor.FinalTableRecord{Level: s.levelNumber(), Hand: s.HandsPlayed(), Seats: seats}
 	}
 }
 

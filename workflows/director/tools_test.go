@@ -478,3 +478,30 @@ func TestTournamentRecordOfARun(t *testing.T) {
 			elim, len(sum.Stacks), sum.EndedAtLevel, sum.Finished, sum.TablesBroken, sum.Moves)
 	}
 }
+
+// TestFinalTableLineUp: the record's final table is every player left when the last other table
+// breaks (those on their way to it included), with every chip in play.
+func TestFinalTableLineUp(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		f := newFloorSim(t, simSpec(90), seed)
+		f.s.Step(f.now)
+		f.flush()
+		left := 0
+		for !f.s.Finished {
+			f.once()
+			if ft := f.s.Tools.Record.Record.FinalTable; ft != nil && left == 0 {
+				left = f.s.Left()
+				var chips int64
+				for _, s := range ft.Seats {
+					chips += s.Chips
+				}
+				if len(ft.Seats) != left || left > 9 || chips != f.s.Ledger.Total() {
+					t.Errorf("seed %d: a final table of %d with %d left, %d chips of %d", seed, len(ft.Seats), left, chips, f.s.Ledger.Total())
+				}
+			}
+		}
+		if left < 2 {
+			t.Errorf("seed %d: no final table", seed)
+		}
+	}
+}
