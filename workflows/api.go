@@ -5,23 +5,31 @@ import "github.com/pokerfloor/pokerfloor/workflows/director"
 // The client API's types are the director's (package director holds them, Temporal-free); these
 // names keep cmd and the manager's imports to this package.
 type (
-	TournamentSpec   = director.TournamentSpec
-	TournamentResult = director.TournamentResult
-	Place            = director.Place
-	Progress         = director.Progress
-	Standing         = director.Standing
-	TableView        = director.TableView
-	ClockView        = director.ClockView
-	PayoutsView      = director.PayoutsView
-	SanctionRecord   = director.SanctionRecord
-	DealRecord       = director.DealRecord
-	DealQuote        = director.DealQuote
-	ClockRequest     = director.ClockRequest
-	SanctionRequest  = director.SanctionRequest
-	RegisterRequest  = director.RegisterRequest
-	RebuyRequest     = director.RebuyRequest
-	DealRequest      = director.DealRequest
-	TableState       = director.TableState
+	TournamentSpec    = director.TournamentSpec
+	TournamentResult  = director.TournamentResult
+	Place             = director.Place
+	Progress          = director.Progress
+	Standing          = director.Standing
+	TableView         = director.TableView
+	ClockView         = director.ClockView
+	PayoutsView       = director.PayoutsView
+	SanctionRecord    = director.SanctionRecord
+	DealRecord        = director.DealRecord
+	DealQuote         = director.DealQuote
+	ClockRequest      = director.ClockRequest
+	SanctionRequest   = director.SanctionRequest
+	RegisterRequest   = director.RegisterRequest
+	RebuyRequest      = director.RebuyRequest
+	DealRequest       = director.DealRequest
+	TableState        = director.TableState
+	MoveRequest       = director.MoveRequest
+	BreakRequest      = director.BreakRequest
+	UnregisterRequest = director.UnregisterRequest
+	NoShowRequest     = director.NoShowRequest
+	AddOnRequest      = director.AddOnRequest
+	WithdrawalRecord  = director.WithdrawalRecord
+	AddOnRecord       = director.AddOnRecord
+	ToolsState        = director.ToolsState
 )
 
 // Defaults of a TournamentSpec (director's).

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"go.temporal.io/sdk/client"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // Tournament is the client's handle on one tournament: start it, watch it, direct it, wait for
@@ -124,6 +126,46 @@ func (t *Tournament) Rebuy(ctx context.Context, r RebuyRequest) error {
 func (t *Tournament) Deal(ctx context.Context, r DealRequest) (DealRecord, error) {
 	var d DealRecord
 	return d, t.update(ctx, DealUpdate, r.Key, &d, r)
+}
+
+// Move moves a player by hand to table To, in R3's seat (refused with the rule otherwise); he
+// leaves his table when its hand ends.
+func (t *Tournament) Move(ctx context.Context, r MoveRequest) (floor.Move, error) {
+	var m floor.Move
+	return m, t.update(ctx, MoveUpdate, r.Key, &m, r)
+}
+
+// BreakTable names the table the floor breaks next (R4): at once when the other tables can seat
+// its players, otherwise at the first break R4 allows, instead of the floor's own choice.
+func (t *Tournament) BreakTable(ctx context.Context, r BreakRequest) (ToolsState, error) {
+	var v ToolsState
+	return v, t.update(ctx, BreakTableUpdate, r.Key, &v, r)
+}
+
+// Unregister withdraws an entry before the first hand, refunds his buy-in and shares the smaller
+// pool (R1, R6); it answers once his table has taken him off.
+func (t *Tournament) Unregister(ctx context.Context, r UnregisterRequest) (WithdrawalRecord, error) {
+	var w WithdrawalRecord
+	return w, t.update(ctx, UnregisterUpdate, r.Key, &w, r)
+}
+
+// RemoveNoShows removes the players who never sat down, once the spec's no-show time has run
+// (T4), refunded, the payouts recomputed.
+func (t *Tournament) RemoveNoShows(ctx context.Context, r NoShowRequest) ([]WithdrawalRecord, error) {
+	var w []WithdrawalRecord
+	return w, t.update(ctx, NoShowUpdate, r.Key, &w, r)
+}
+
+// AddOn sells a player add-ons at the add-on break (R1); it answers once the chips are his.
+func (t *Tournament) AddOn(ctx context.Context, r AddOnRequest) (AddOnRecord, error) {
+	var a AddOnRecord
+	return a, t.update(ctx, AddOnUpdate, r.Key, &a, r)
+}
+
+// Tools is what the director's tools recorded: moves and breaks by hand, withdrawals, add-ons.
+func (t *Tournament) Tools(ctx context.Context) (ToolsState, error) {
+	var v ToolsState
+	return v, t.query(ctx, ToolsQuery, &v)
 }
 
 // Result waits for the end (following the runs that continued as new) and returns the places and

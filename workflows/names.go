@@ -28,6 +28,13 @@ const (
 	RegisterUpdate = "register"
 	RebuyUpdate    = "rebuy"
 	DealUpdate     = "deal"
+	// The director's tools by hand (director_tools.go): a move (R3), a table broken (R4), an entry
+	// unregistered before the start (R1), no-shows removed (T4), an add-on (R1).
+	MoveUpdate       = "move"
+	BreakTableUpdate = "break-table"
+	UnregisterUpdate = "unregister"
+	NoShowUpdate     = "no-shows"
+	AddOnUpdate      = "add-on"
 
 	// The TournamentWorkflow's queries.
 	ProgressQuery  = "progress"
@@ -37,6 +44,8 @@ const (
 	PayoutsQuery   = "payouts"
 	SanctionsQuery = "sanctions"
 	DealQuoteQuery = "deal-quote"
+	// ToolsQuery returns what the director's tools recorded (director.ToolsState).
+	ToolsQuery = "tools"
 	// StateQuery returns the TournamentState less what predicts a draw, for debugging and audits.
 	StateQuery = "state"
 )

@@ -313,5 +313,6 @@ func (w *topRun) register(ctx workflow.Context) error {
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error { return refuse(ctx, r) }}),
 		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate, func(ctx workflow.Context, r DealRequest) error { return notYet() },
 			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return refuse(ctx, r) }}),
+		registerToolsRefused(ctx),
 	)
 }

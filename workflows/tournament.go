@@ -517,6 +517,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				r.Key = key(ctx)
 				return s.VerifyDeal(r)
 			}}),
+		w.registerTools(ctx),
 	)
 	return err
 }

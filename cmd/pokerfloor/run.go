@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -38,11 +39,20 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 			"hands instead (a hand for each minute of a level; no breaks).\n\n" +
 			"Ctrl-C stops the run (exit status 130) and prints the standings so far; the tournament stays in\n" +
 			"--data-dir, and the same command resumes it, after Ctrl-C or a kill (--fresh starts a new one\n" +
-			"instead). The results of each finished tournament are kept in --data-dir/runs/<tournament>/.",
+			"instead). The results of each finished tournament are kept in --data-dir/runs/<tournament>/.\n\n" +
+			"Each entry pays a buy-in of 110.00, a fee of 10.00 included. --bounty makes it a progressive knockout:\n" +
+			"part of each buy-in is the entry's bounty; the player who wins a busted player's last chips (the pot\n" +
+			"holding the top of his stack; split equally when that pot is split) takes --bounty-cash percent of\n" +
+			"it in cash and adds the rest to his own bounty; the winner takes his own at the end. --satellite pays\n" +
+			"seats of a set value instead of cash prizes. The results list each place's bust level, hand and\n" +
+			"eliminator, the bubble, the final table and the bounties won; JSON amounts are integer cents\n" +
+			"(fields ending in Cents).",
 		Example: "  pokerfloor run\n" +
 			"  pokerfloor run --fresh --hand-histories hands/ && pokerfloor replay --check hands/\n" +
 			"  pokerfloor run --players 1000 --speed max --output json\n" +
-			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7",
+			"  pokerfloor run --players 45 --table-size 6 --structure deep --speed 120 --seed 7\n" +
+			"  pokerfloor run --players 90 --bounty 50        # a PKO: half of each 100.00 prize part is a 50.00 bounty\n" +
+			"  pokerfloor run --players 100 --satellite 1050  # seats worth 1,050.00 each, the rest in cash",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := parseRunSettings(v)
@@ -67,6 +77,9 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	f.Bool("fresh", false, "start a new tournament even if the data dir holds one that was interrupted (which is discarded)")
 	f.String("hand-histories", "", "write every hand played to this folder as a PHH file (pokerfloor replay --check reads them)")
 	f.Bool("verbose", false, "show the Temporal server's and worker's logs on stderr")
+	f.Int("bounty", 0, "a progressive knockout: this percent of each buy-in's prize part (1 to 99) is the entry's bounty, paid to whoever wins his last chips (0: none)")
+	f.Int("bounty-cash", floor.DefaultBountyCashPercent, "with --bounty: the percent of a bounty paid in cash at a knockout (1 to 100), the rest onto the eliminator's own bounty")
+	f.String("satellite", "", "a satellite: a seat's value (the target event's buy-in, as 500 or 500.00); pays as many equal seats as the prize pool buys, the remainder in cash to the next place")
 	addPlayFlags(f)    // run_play.go
 	addWebFlags(f)     // run_web.go
 	addMetricsFlags(f) // run_telemetry.go
@@ -98,6 +111,9 @@ type runSettings struct {
 	Web webSettings
 	// Metrics serves the OpenTelemetry metrics (run_telemetry.go).
 	Metrics metricsSettings
+	// Bounty makes the tournament a progressive knockout; Satellite pays seats (nil: neither).
+	Bounty    *floor.Bounty
+	Satellite *floor.Satellite
 }
 
 // parseRunSettings reads and checks the settings (flags, POKERFLOOR_RUN_* environment, the config
@@ -174,6 +190,9 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 			return s, err
 		}
 	}
+	if err := parseEventSettings(v, &s); err != nil {
+		return s, err
+	}
 	if s.Play, err = parsePlaySettings(v, s); err != nil {
 		return s, err
 	}
@@ -182,6 +201,70 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 	}
 	s.Metrics, err = parseMetricsSettings(v)
 	return s, err
+}
+
+// parseEventSettings reads --bounty, --bounty-cash and --satellite.
+func parseEventSettings(v *viper.Viper, s *runSettings) error {
+	for _, key := range []string{"bounty", "bounty-cash"} {
+		raw := strings.TrimSpace(fmt.Sprint(v.Get("run." + key)))
+		if _, err := strconv.Atoi(raw); err != nil {
+			return usageErrorf("--%s %q is not a whole number", key, raw)
+		}
+	}
+	pct, cash := v.GetInt("run.bounty"), v.GetInt("run.bounty-cash")
+	if pct < 0 || pct > 99 {
+		return usageErrorf("--bounty %d: the percent of a buy-in's prize part that is the bounty, 1 to 99 (0: no bounties)", pct)
+	}
+	if cash < 1 || cash > 100 {
+		return usageErrorf("--bounty-cash %d: the percent of a bounty paid in cash, 1 to 100", cash)
+	}
+	if pct > 0 {
+		// Integer cents: the bounty share of the prize part, rounded down to the cent.
+		s.Bounty = &floor.Bounty{StartCents: (localBuyIn - localFee) * int64(pct) / 100, CashPercent: cash, Split: floor.BountyLastChips}
+	}
+	if raw := strings.TrimSpace(v.GetString("run.satellite")); raw != "" {
+		ticket, err := parseAmount(raw)
+		if err != nil || ticket <= 0 {
+			return usageErrorf("--satellite %q: a seat's value, a positive amount like 500 or 500.00", raw)
+		}
+		s.Satellite = &floor.Satellite{TicketCents: ticket}
+	}
+	if s.Bounty != nil || s.Satellite != nil {
+		spec := workflows.TournamentSpec{PlayerCount: s.Players, TableSize: s.TableSize, Structure: s.Structure,
+			BuyIn: localBuyIn, Fee: localFee, Bounty: s.Bounty, Satellite: s.Satellite}
+		if err := spec.Validate(); err != nil {
+			flag := "--satellite"
+			if s.Satellite == nil {
+				flag = "--bounty"
+			}
+			return usageErrorf("%s with %d players: %v", flag, s.Players, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+	}
+	return nil
+}
+
+// parseAmount reads an amount of currency, 500 or 500.5 or 500.50, as exact integer cents.
+func parseAmount(raw string) (int64, error) {
+	whole, frac, dot := strings.Cut(raw, ".")
+	if whole == "" || dot && (frac == "" || len(frac) > 2) {
+		return 0, fmt.Errorf("not an amount: %q", raw)
+	}
+	units, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || units < 0 || units > 1e12 {
+		return 0, fmt.Errorf("not an amount: %q", raw)
+	}
+	var cents int64
+	if dot {
+		if len(frac) == 1 {
+			frac += "0"
+		}
+		c, err := strconv.ParseInt(frac, 10, 64)
+		if err != nil || c < 0 || strings.ContainsAny(frac, "+-") {
+			return 0, fmt.Errorf("not an amount: %q", raw)
+		}
+		cents = c
+	}
+	return units*100 + cents, nil
 }
 
 // defaultDataDir is pokerfloor/run under the user's cache folder, or a new temporary folder where

@@ -128,6 +128,8 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		Simulation:  s.MaxSpeed,
 		BuyIn:       localBuyIn,
 		Fee:         localFee,
+		Bounty:      s.Bounty,
+		Satellite:   s.Satellite,
 	}
 	started := time.Now().UTC()
 	id := "run-" + started.Format("20060102-150405.000")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // runTournament starts the runtime and the tournament (or resumes the one in the data dir), shows
@@ -144,6 +145,31 @@ type runReport struct {
 	// another sum, after any hand or step (none, or the run exits 1).
 	ChipsInPlay int64    `json:"chipsInPlay"`
 	ChipErrors  []string `json:"chipErrors"`
+	// Bounty is a progressive knockout's (--bounty), Satellite a satellite's seats (--satellite).
+	Bounty    *reportBounty    `json:"bounty,omitempty"`
+	Satellite *reportSatellite `json:"satellite,omitempty"`
+	// Record is the director's end-of-run list: the money and the payouts' bands, the bubble, the
+	// final table with its chips, each level's blinds, eliminations, table breaks and moves, the
+	// chip leader and the average stack over time, where it ended (a tournament of one section;
+	// each place's bust level, hand and eliminators are in Places).
+	Record *floor.RecordSummary `json:"record,omitempty"`
+}
+
+// reportBounty is a PKO's bounties: each entry's starting bounty, the cash share of a knockout,
+// the bounty pool (every entry's bounty) and what was paid from it (all of it, at the end).
+type reportBounty struct {
+	StartCents  int64 `json:"startCents"`
+	CashPercent int   `json:"cashPercent"`
+	PoolCents   int64 `json:"poolCents"`
+	PaidCents   int64 `json:"paidCents"`
+}
+
+// reportSatellite is a satellite's prizes: Seats seats of TicketCents, then CashCents in cash to
+// the next place.
+type reportSatellite struct {
+	TicketCents int64 `json:"ticketCents"`
+	Seats       int   `json:"seats"`
+	CashCents   int64 `json:"cashCents,omitempty"`
 }
 
 // reportBlinds are a level's blinds and ante, in chips.
@@ -162,6 +188,20 @@ type reportPlace struct {
 	PrizeCents int64  `json:"prizeCents"`
 	// PercentOfPool is the prize's share of the pool, to a hundredth of a percent.
 	PercentOfPool float64 `json:"percentOfPool,omitempty"`
+	// Ticket: the prize is a satellite's seat (worth PrizeCents).
+	Ticket bool `json:"ticket,omitempty"`
+	// BountiesCents is the bounty cash he won (a PKO; the winner's own bounty included), and
+	// Knockouts the players he knocked out.
+	BountiesCents int64 `json:"bountiesCents,omitempty"`
+	Knockouts     int   `json:"knockouts,omitempty"`
+	// Level, Table and Hand are where he went out (the winner: the level of the last hand), and
+	// EliminatedBy who won his last chips; Stack is his stack at the start of that hand (the
+	// winner's: every chip).
+	Level        int      `json:"level,omitempty"`
+	Table        int      `json:"table,omitempty"`
+	Hand         int64    `json:"hand,omitempty"`
+	EliminatedBy []string `json:"eliminatedBy,omitempty"`
+	Stack        int64    `json:"stack,omitempty"`
 }
 
 // localCurrency is the local run's currency, for the record: its amounts are in its cents.
@@ -180,7 +220,7 @@ func newRunReport(id string, s runSettings, r workflows.TournamentResult, final 
 	if entries == 0 {
 		entries = s.Players
 	}
-	return runReport{
+	rep := runReport{
 		Entries:           entries,
 		FeesCents:         int64(entries) * localFee,
 		TablesOpened:      r.Tables,
@@ -203,6 +243,57 @@ func newRunReport(id string, s runSettings, r workflows.TournamentResult, final 
 		HandsPlayed:       r.HandsPlayed,
 		DurationSeconds:   took.Round(time.Millisecond).Seconds(),
 	}
+	addEventReport(&rep, s, r)
+	return rep
+}
+
+// addEventReport adds the bounties, the satellite's seats and the director's record to the
+// report, and to each place its bust facts.
+func addEventReport(rep *runReport, s runSettings, r workflows.TournamentResult) {
+	byPlayer := map[string]int{}
+	for i, p := range rep.Places {
+		byPlayer[p.Player] = i
+	}
+	if b := r.Bounties; b != nil {
+		rep.Bounty = &reportBounty{PoolCents: b.PoolCents, PaidCents: b.PaidCents}
+		if s.Bounty != nil {
+			rep.Bounty.StartCents, rep.Bounty.CashPercent = s.Bounty.StartCents, s.Bounty.CashPercent
+		}
+		for _, w := range b.Won {
+			if i, ok := byPlayer[w.Player]; ok {
+				rep.Places[i].BountiesCents, rep.Places[i].Knockouts = w.CashCents, w.Knockouts
+			}
+		}
+	}
+	if sat := s.Satellite; sat != nil {
+		// A seat is a whole ticket to one player; players sharing places across the last seat
+		// share their value in cash (floor.SatelliteAwards).
+		rs := &reportSatellite{TicketCents: sat.TicketCents}
+		for i, p := range rep.Places {
+			if p.PrizeCents == sat.TicketCents && p.Shared <= 1 {
+				rep.Places[i].Ticket = true
+				rs.Seats++
+			} else {
+				rs.CashCents += p.PrizeCents
+			}
+		}
+		rep.Satellite = rs
+	}
+	if rec := r.Record; rec != nil {
+		sum := rec.Summary
+		rep.Record = &sum
+		for _, row := range rec.Rows {
+			i, ok := byPlayer[string(row.Player)]
+			if !ok {
+				continue
+			}
+			p := &rep.Places[i]
+			p.Level, p.Table, p.Hand, p.Stack = row.Level, int(row.Table), row.Hand, row.Stack
+			for _, by := range row.Eliminators {
+				p.EliminatedBy = append(p.EliminatedBy, string(by))
+			}
+		}
+	}
 }
 
 func writeJSONReport(w io.Writer, r runReport) error {
@@ -223,18 +314,50 @@ func writeTextReport(w io.Writer, r runReport) error {
 	// Place and prize right-aligned, the player left-aligned.
 	wPlace, wPlayer, wPrize, wShare := len("place"), len("player"), len("prize"), len("of pool")
 	for _, p := range r.Places {
-		if p.PrizeCents > 0 {
+		if p.PrizeCents > 0 || p.BountiesCents > 0 {
 			wPlace = max(wPlace, len(placeLabel(p.Place, p.Shared)))
 			wPlayer = max(wPlayer, len(p.Player))
 			wPrize = max(wPrize, len(formatAmount(p.PrizeCents)))
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, "place", wPlayer, "player", wPrize, "prize", wShare, "of pool")
+	// A PKO adds the bounties won, a satellite marks its seats, and the record where each went out.
+	extra := func(p reportPlace) string {
+		var x strings.Builder
+		if r.Bounty != nil {
+			fmt.Fprintf(&x, "  %*s", len("bounties"), formatAmount(p.BountiesCents))
+		}
+		if r.Satellite != nil {
+			seat := ""
+			if p.Ticket {
+				seat = "seat"
+			}
+			fmt.Fprintf(&x, "  %-4s", seat)
+		}
+		if r.Record != nil && p.Place > 1 && p.Level > 0 {
+			fmt.Fprintf(&x, "  level %d, table %d hand %d", p.Level, p.Table, p.Hand)
+			if len(p.EliminatedBy) > 0 {
+				fmt.Fprintf(&x, ", by %s", strings.Join(p.EliminatedBy, " and "))
+			}
+		}
+		return x.String()
+	}
+	header := ""
+	if r.Bounty != nil {
+		header += "  bounties"
+	}
+	if r.Satellite != nil {
+		header += "  prize"
+	}
+	if r.Record != nil {
+		header += "  out"
+	}
+	fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("%*s  %-*s  %*s  %*s%s", wPlace, "place", wPlayer, "player", wPrize, "prize", wShare, "of pool", header), " "))
 	for _, p := range r.Places {
-		if p.PrizeCents > 0 {
-			fmt.Fprintf(&b, "%*s  %-*s  %*s  %*s\n", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents),
-				wShare, fmt.Sprintf("%.2f%%", p.PercentOfPool))
+		if p.PrizeCents > 0 || p.BountiesCents > 0 {
+			line := fmt.Sprintf("%*s  %-*s  %*s  %*s%s", wPlace, placeLabel(p.Place, p.Shared), wPlayer, p.Player, wPrize, formatAmount(p.PrizeCents),
+				wShare, fmt.Sprintf("%.2f%%", p.PercentOfPool), extra(p))
+			fmt.Fprintf(&b, "%s\n", strings.TrimRight(line, " "))
 		}
 	}
 	fmt.Fprintf(&b, "\n%d players, %d paid (%.1f%%)", len(r.Places), paid, 100*float64(paid)/float64(max(len(r.Places), 1)))
@@ -257,6 +380,7 @@ func writeTextReport(w io.Writer, r runReport) error {
 		b.WriteString(")\n")
 	}
 	fmt.Fprintf(&b, "hands played  %s\n", formatCount(r.HandsPlayed))
+	writeEventSummary(&b, r)
 	fmt.Fprintf(&b, "time taken    %s\n", time.Duration(r.DurationSeconds*float64(time.Second)).Round(100*time.Millisecond))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -289,4 +413,69 @@ func formatCount(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// writeEventSummary writes the bounties, the satellite's seats and the director's record: the
+// bubble, the final table, the chip leader and average over time, the eliminations, breaks and
+// moves by level.
+func writeEventSummary(b *strings.Builder, r runReport) {
+	if bt := r.Bounty; bt != nil {
+		fmt.Fprintf(b, "bounties      %s paid of a pool of %s (%s an entry, %d%% in cash at a knockout, the rest onto the eliminator's bounty; to whoever wins the last chips)\n",
+			formatAmount(bt.PaidCents), formatAmount(bt.PoolCents), formatAmount(bt.StartCents), bt.CashPercent)
+	}
+	if st := r.Satellite; st != nil {
+		fmt.Fprintf(b, "satellite     %d seats of %s", st.Seats, formatAmount(st.TicketCents))
+		if st.CashCents > 0 {
+			fmt.Fprintf(b, ", %s in cash", formatAmount(st.CashCents))
+		}
+		b.WriteString("\n")
+	}
+	rec := r.Record
+	if rec == nil {
+		return
+	}
+	if bb := rec.Bubble; bb != nil {
+		names := make([]string, len(bb.Players))
+		for i, p := range bb.Players {
+			names[i] = string(p)
+		}
+		fmt.Fprintf(b, "bubble        %s, place %d, level %d, table %d hand %d", strings.Join(names, " and "), bb.Place, bb.Level, bb.Table, bb.Hand)
+		if bb.HandForHandRounds > 0 {
+			fmt.Fprintf(b, ", after %d hand-for-hand rounds", bb.HandForHandRounds)
+		}
+		b.WriteString("\n")
+	}
+	if ft := rec.FinalTable; ft != nil {
+		parts := make([]string, len(ft.Seats))
+		for i, s := range ft.Seats {
+			parts[i] = fmt.Sprintf("%d %s %s", s.Seat, s.Player, formatCount(s.Chips))
+		}
+		fmt.Fprintf(b, "final table   level %d, after %s hands: %s\n", ft.Level, formatCount(ft.Hand), strings.Join(parts, ", "))
+	}
+	if n := len(rec.Stacks); n > 0 {
+		fmt.Fprintf(b, "stacks        hand, level, players left, chip leader, average\n")
+		step := max(1, (n+7)/8) // at most about 8 lines; the JSON has every sample
+		for i := 0; i < n; i += step {
+			writeSample(b, rec.Stacks[i])
+		}
+		if (n-1)%step != 0 {
+			writeSample(b, rec.Stacks[n-1])
+		}
+	}
+	var levels []string
+	for _, l := range rec.Levels {
+		if l.Eliminations > 0 || l.TablesBroken > 0 || l.Moves > 0 {
+			levels = append(levels, fmt.Sprintf("%d: %d out, %d broken, %d moved", l.Level, l.Eliminations, l.TablesBroken, l.Moves))
+		}
+	}
+	if len(levels) > 0 {
+		fmt.Fprintf(b, "by level      %s\n", strings.Join(levels, "; "))
+	}
+	fmt.Fprintf(b, "tables broken %d; players moved: %d to balance, %d from broken tables, %d by the director\n",
+		rec.TablesBroken, rec.Moves.Balance, rec.Moves.Break, rec.Moves.Director)
+}
+
+func writeSample(b *strings.Builder, s floor.StackSample) {
+	fmt.Fprintf(b, "  %8s  L%-3d %6s  %s %s  %s\n", formatCount(s.Hand), s.Level, formatCount(int64(s.PlayersLeft)), s.Leader,
+		formatCount(s.LeaderStack), formatCount(s.Average))
 }

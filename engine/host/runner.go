@@ -510,6 +510,7 @@ func (r *Runner) record(before int64, pos engine.Positions) {
 		out := t.Result()
 		if out.NEliminated > 0 {
 			res.Eliminated = append([]engine.Elimination(nil), out.Eliminated[:out.NEliminated]...)
+			res.Knockouts = knockouts(t, hd, res.Eliminated)
 		}
 		if r.opt.History {
 			res.History = r.history()

@@ -92,11 +92,22 @@ type HandResult struct {
 	// Eliminated lists the players left with no chips, with their stacks at the start of the hand
 	// (rule R7 places them by it).
 	Eliminated []engine.Elimination `json:"eliminated,omitempty"`
+	// Knockouts says, for each player eliminated, who won his last chips: the winners of the pot
+	// holding the top of his stack (engine.Table.LastChipsWinners), which a progressive knockout
+	// pays his bounty to.
+	Knockouts []Knockout `json:"knockouts,omitempty"`
 	// History is the hand in PHH, for the record; empty where the tournament does not keep them.
 	History string `json:"history,omitempty"`
 	// Positions are the button and blinds the next hand moves from (B4–B6): keep them and give
 	// them back in State.Positions. A void hand leaves them as they were.
 	Positions engine.Positions `json:"positions"`
+}
+
+// Knockout is one player eliminated and the players who won his last chips, in S2's order from
+// the first seat after the button (several when they split that pot).
+type Knockout struct {
+	Player string   `json:"player"`
+	By     []string `json:"by"`
 }
 
 // Reporter is the tournament's side of a table: a TableWorkflow behind a Temporal Update in

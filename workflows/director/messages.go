@@ -2,6 +2,7 @@ package director
 
 import (
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -23,6 +24,7 @@ type Order struct {
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`
 	ColorUp     *ColorUpOrder     `json:"colorUp,omitempty"`
 	Close       *CloseTableOrder  `json:"close,omitempty"`
+	Tool        *ToolOrder        `json:"tool,omitempty"` // a director's tool (tools.go)
 }
 
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
@@ -135,6 +137,7 @@ type TableEvent struct {
 	Sanctions []AppliedSanction `json:"sanctions,omitempty"`
 	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
 	ColorUps  []AppliedColorUp  `json:"colorUps,omitempty"`
+	Tools     []ToolDone        `json:"tools,omitempty"`
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`
@@ -145,6 +148,8 @@ type BustGroup struct {
 	Hand       int64               `json:"hand"`
 	Round      int                 `json:"round,omitempty"` // the hand-for-hand round of the hand, if any
 	Eliminated []floor.Elimination `json:"eliminated"`
+	// Knockouts are who won each eliminated player's last chips (a PKO's bounties, bounties.go).
+	Knockouts []report.Knockout `json:"knockouts,omitempty"`
 }
 
 // MovedOut is a player who left the table on the tournament's order, with his chips.

@@ -212,6 +212,10 @@ type TournamentResult struct {
 	Ledger            floor.ChipLedger `json:"ledger"`
 	// ChipErrors is empty unless a chip count failed during the tournament (a bug).
 	ChipErrors []string `json:"chipErrors,omitempty"`
+	// Bounties are a progressive knockout's bounties paid (bounties.go); nil without bounties.
+	Bounties *BountyResult `json:"bounties,omitempty"`
+	// Record is the director's end-of-run list (record.go); nil for a tournament of sections.
+	Record *RecordResult `json:"record,omitempty"`
 }
 
 // Place is one entry's finishing place and prize.
@@ -237,6 +241,8 @@ func (s *TournamentState) Result() (TournamentResult, error) {
 		}
 		r.Places = append(r.Places, pl)
 	}
+	r.Bounties = s.BountyResult()
+	r.Record = s.RecordResult()
 	for _, rec := range s.Sanctions {
 		if rec.Applied {
 			r.Sanctions = append(r.Sanctions, rec.Sanction)

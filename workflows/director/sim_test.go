@@ -156,6 +156,7 @@ func (f *floorSim) deal(t *simTable) bool {
 	r.End[b].Stack += amount
 	if r.End[a].Stack == 0 {
 		r.Eliminated = []engine.Elimination{{Seat: r.Start[a].Seat, ID: r.Start[a].Player, StartingStack: r.Start[a].Stack}}
+		r.Knockouts = []report.Knockout{{Player: r.Start[a].Player, By: []string{r.Start[b].Player}}}
 	}
 	bb := r.Start[int(n)%len(seats)].Seat
 	r.Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}

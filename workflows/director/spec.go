@@ -56,6 +56,18 @@ type TournamentSpec struct {
 	Rebuys                int   `json:"rebuys,omitempty"`
 	RebuyLevel            int   `json:"rebuyLevel,omitempty"`
 	RebuyChips            int64 `json:"rebuyChips,omitempty"` // 0 means the starting stack
+	// AddOn, when set, sells add-ons at the break that ends the rebuy period (after level
+	// RebuyLevel; a simulation, which skips breaks, sells them in the level after it).
+	AddOn *floor.AddOn `json:"addOn,omitempty"`
+	// NoShow, when set, lets the director remove the players who never sat down once After of
+	// clock time has run (T4), refunded (less the fee when KeepFee), the payouts recomputed.
+	NoShow *floor.NoShowRule `json:"noShow,omitempty"`
+	// Satellite, when set, pays seats in a target event (SatellitePayout) instead of Payouts:
+	// as many equal seats as the prize pool buys, and the remainder in cash to the next place.
+	Satellite *floor.Satellite `json:"satellite,omitempty"`
+	// Bounty, when set, makes the event a progressive knockout (bounties.go): StartCents of each
+	// entry's buy-in is his bounty, paid to whoever wins his last chips.
+	Bounty *floor.Bounty `json:"bounty,omitempty"`
 	// ContinueAsNewAfter is the history length after which the tournament continues as new, when
 	// Temporal has not suggested it sooner; 0 means DefaultContinueAsNewAfter.
 	ContinueAsNewAfter int `json:"continueAsNewAfter,omitempty"`
@@ -189,9 +201,14 @@ func (s TournamentSpec) Validate() error {
 	if s.BuyIn < 0 || s.Fee < 0 || s.Fee > s.BuyIn {
 		errs = append(errs, fmt.Errorf("buy-in %d and fee %d: the fee is a part of the buy-in (R6)", s.BuyIn, s.Fee))
 	}
-	if _, err := floor.ComputePayouts(s.entries(len(s.Players), 0, 0), s.Payouts); err != nil {
+	if s.Satellite != nil {
+		if _, err := floor.SatellitePayout(s.entries(len(s.Players), 0, 0), *s.Satellite); err != nil {
+			errs = append(errs, err)
+		}
+	} else if _, err := floor.ComputePayouts(s.entries(len(s.Players), 0, 0), s.Payouts); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, s.validateTools()...)
 	if s.ReEntries < 0 || s.Rebuys < 0 || s.LateRegistrationLevel < 0 || s.RebuyLevel < 0 {
 		errs = append(errs, errors.New("re-entries, rebuys and their levels cannot be negative"))
 	}

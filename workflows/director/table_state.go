@@ -207,7 +207,7 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 		ev.HandForHand = round
 	}
 	if len(busted) > 0 {
-		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted})
+		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted, Knockouts: r.Knockouts})
 	}
 	return nil
 }
@@ -332,6 +332,8 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		t.colorUp(*o.ColorUp, ev)
 	case o.Close != nil:
 		t.Closing = true
+	case o.Tool != nil:
+		t.tool(*o.Tool, ev)
 	}
 }
 
@@ -378,7 +380,7 @@ func (t *TableState) colorUp(o ColorUpOrder, ev *TableEvent) {
 // seat seats an arrival (R3, R4, B7).
 func (t *TableState) seat(o SeatOrder, ev *TableEvent) {
 	seat := int(o.Seat) - 1
-	if o.Reason == floor.MoveBalance {
+	if o.Reason == floor.MoveBalance || o.Reason == floor.MoveDirector {
 		// R3: the seat closest to the left of the big blind as it is now, not as the floor last saw.
 		if s := floor.BalanceSeat(t.FloorTable()); s > 0 {
 			seat = int(s) - 1

@@ -63,6 +63,8 @@ type TournamentState struct {
 	Actions map[string]string `json:"actions,omitempty"`
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
+	// Tools records the director's tools by hand (tools.go).
+	Tools ToolsState `json:"tools,omitzero"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -297,6 +299,7 @@ func (s *TournamentState) addPlayer(id, entrant string) *PlayerRecord {
 		s.index[id] = len(s.Players) - 1
 	}
 	s.Ledger.Entries++
+	s.toolsEntered(id)
 	if id == entrant {
 		s.Entries.Entries++
 	} else {
@@ -394,7 +397,7 @@ func (s *TournamentState) blindsAt(i int) floor.Level {
 func (s *TournamentState) clock() floor.Structure { return s.Spec.clockStructure() }
 
 func (s *TournamentState) computePayouts() error {
-	p, err := floor.ComputePayouts(s.Entries, s.Spec.Payouts)
+	p, err := s.payoutsFor(s.buyIns())
 	if err != nil {
 		return err
 	}
@@ -545,6 +548,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	for _, r := range ev.Rebuys {
 		s.rebuyDone(r)
 	}
+	s.toolsDone(tr, ev)
 	for _, c := range ev.ColorUps {
 		s.Ledger.ColorUp += c.Added // R8: the race's chips are in play
 		if c.Error != "" {
@@ -713,6 +717,7 @@ func (s *TournamentState) Step(now time.Time) {
 	if s.Finished {
 		return
 	}
+	defer s.recordNews() // the director's end-of-run list (record.go)
 	s.sendSanctions()
 	h := &s.HandForHand
 	if h.Open && s.roundDone() {
@@ -853,11 +858,21 @@ func (s *TournamentState) plan() {
 	if len(open) == 0 {
 		return
 	}
+	if plan, ok := s.directorBreak(open); ok {
+		s.orderPlan(plan) // the director's break order first (tools.go)
+		return
+	}
 	plan, err := floor.PlanTables(open, s.Spec.Balance, s.rand())
 	if err != nil {
 		s.ChipErrors = append(s.ChipErrors, "floor plan: "+err.Error())
 		return
 	}
+	s.orderPlan(plan)
+	s.recordPlan(plan, "", "")
+}
+
+// orderPlan orders the floor's plan: the broken tables marked, each player moved once.
+func (s *TournamentState) orderPlan(plan floor.Plan) {
 	for _, id := range plan.Broken {
 		s.Table(id).Breaking = true
 	}

@@ -1,0 +1,434 @@
+package workflows
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/pokerfloor/pokerfloor/workflows/director"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// toolsRun drives one tournament for the director's tools: it stops the tables (held at a hand
+// count, then paused, so that each waits after its hand and applies orders while it waits), acts,
+// and lets them go on.
+type toolsRun struct {
+	t       *testing.T
+	ctx     context.Context
+	tour    *Tournament
+	c       client.Client
+	check   *checkingController
+	release func()
+}
+
+// waitFor polls cond until it holds (the context's deadline is for a machine many times slower).
+func (r *toolsRun) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	for !cond() {
+		if r.ctx.Err() != nil {
+			r.t.Fatalf("waiting for %s: %v", what, r.ctx.Err())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop holds the tables once they have dealt hands hands in all, pauses the clock, and lets the
+// held reports through: each table stops at its next report, paused (B3).
+func (r *toolsRun) stop(hands int64) {
+	r.t.Helper()
+	old := r.release
+	r.release = r.check.holdAt(hands)
+	old()
+	r.waitFor("the gate", r.check.held)
+	if _, err := r.tour.ClockAction(r.ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
+		r.t.Fatal(err)
+	}
+	r.paused(true)
+	r.release()
+	r.paused(false)
+	r.settle()
+}
+
+// paused waits until every open table has applied the pause (it deals no more); with told, until
+// each has it, applied or to apply at its next report (before it deals again).
+func (r *toolsRun) paused(told bool) {
+	r.t.Helper()
+	r.waitFor("the tables to pause", func() bool {
+		tables, err := r.tour.Tables(r.ctx)
+		if err != nil || len(tables) == 0 {
+			return false
+		}
+		for _, tv := range tables {
+			if tv.Closed {
+				continue
+			}
+			v, err := r.c.QueryWorkflow(r.ctx, tv.Workflow, "", TableStateQuery)
+			var ts director.TableState
+			if err != nil || v.Get(&ts) != nil {
+				return false
+			}
+			pending := slices.ContainsFunc(ts.Pending, func(o director.Order) bool { return o.Pause != nil && *o.Pause })
+			if !ts.Paused && !(told && pending) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// settle waits until no player is on his way between tables (the paused tables apply moves).
+func (r *toolsRun) settle() {
+	r.t.Helper()
+	r.waitFor("the moves to end", func() bool {
+		st := r.state()
+		return !slices.ContainsFunc(st.Players, func(p director.PlayerRecord) bool { return p.Leaving || p.Status == director.Moving })
+	})
+}
+
+func (r *toolsRun) resume() {
+	r.t.Helper()
+	if _, err := r.tour.ClockAction(r.ctx, ClockRequest{Kind: floor.ClockResume, By: "td"}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *toolsRun) state() director.TournamentState {
+	r.t.Helper()
+	var st director.TournamentState
+	if err := r.tour.query(r.ctx, StateQuery, &st); err != nil {
+		r.t.Fatal(err)
+	}
+	return st
+}
+
+func (r *toolsRun) hands() int64 {
+	r.check.mu.Lock()
+	defer r.check.mu.Unlock()
+	return r.check.hands
+}
+
+// seatedWith is a seated player whose stack passes ok.
+func seatedWith(st director.TournamentState, ok func(stack int64) bool) string {
+	for _, p := range st.Players {
+		if p.Status == director.Seated && !p.Leaving && p.Stack > 0 && ok(p.Stack) {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// TestDirectorToolsEndToEnd plays a tournament on a real Temporal server in which the director,
+// through the client API, unregisters an entry before the first hand (R1: refunded, the payouts
+// recomputed), moves a player by hand (R3's seat, refused with the rule otherwise), names the
+// table to break (R4), takes a rebuy in the rebuy period, removes a no-show after the spec's time
+// (T4), and sells an add-on at the add-on break (R1); retried updates are applied once. At the
+// end every entry left has a place, the prizes add up to the pool, the pool is what was paid in
+// less the fees, and the chips were conserved at every step.
+func TestDirectorToolsEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := TournamentSpec{
+		Name: "tools", PlayerCount: 27, TableSize: 9, Structure: turbo, Seed: 8, Simulation: true, Batch: 1,
+		BuyIn: 11000, Fee: 1000, Rebuys: 1, RebuyLevel: 6, // turbo's first break follows level 6
+		AddOn:  &floor.AddOn{Chips: 20000, PriceCents: 10000, FeeCents: 500},
+		NoShow: &floor.NoShowRule{After: 5 * time.Minute}, // a simulation's hand is a minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
+	defer func() { r.release() }()
+	r.tour, err = StartTournament(ctx, c, "tools", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tour := r.tour
+
+	// Before the first hand: the tables are held at their first report, then paused.
+	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
+		t.Fatal(err)
+	}
+	r.paused(true)
+	r.release()
+	r.paused(false)
+	before, err := tour.Payouts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
+		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
+	}
+	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
+	w, err := tour.Unregister(ctx, unreg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := tour.Unregister(ctx, unreg)
+	if err != nil || again != w {
+		t.Errorf("the retried unregistration: %+v, %v; the first %+v", again, err, w)
+	}
+	after, err := tour.Payouts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.Done || w.RefundCents != spec.BuyIn || w.Chips != turbo.StartingStack || after.Payouts.Pool != before.Payouts.Pool-(spec.BuyIn-spec.Fee) {
+		t.Errorf("unregistered %+v; pool %d, was %d", w, after.Payouts.Pool, before.Payouts.Pool)
+	}
+
+	// Still before the first hand: a move by hand, from a full table to the one the unregistered
+	// entry left short (R3's seat); refused to another seat and to a full table (R3).
+	r.settle()
+	tables, err := tour.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortStableFunc(tables, func(a, b TableView) int { return b.Players - a.Players })
+	full, short := tables[0], tables[len(tables)-1]
+	if full.Players != 9 || short.Players != 8 {
+		t.Fatalf("tables of %d and %d players after the unregistration", full.Players, short.Players)
+	}
+	who := full.Seats[slices.IndexFunc(full.Seats, func(p string) bool { return p != "" })]
+	if _, err := tour.Move(ctx, MoveRequest{Player: who, To: short.ID, Seat: 99, By: "td"}); err == nil || !strings.Contains(err.Error(), "R3") {
+		t.Errorf("a move to seat 99: %v, want a refusal naming R3", err)
+	}
+	other := short.Seats[slices.IndexFunc(short.Seats, func(p string) bool { return p != "" })]
+	if _, err := tour.Move(ctx, MoveRequest{Player: other, To: full.ID, By: "td"}); err == nil || !strings.Contains(err.Error(), "R3") {
+		t.Errorf("a move to a full table: %v, want a refusal naming R3", err)
+	}
+	move := MoveRequest{Player: who, To: short.ID, By: "td", Reason: "a seat by the door", Key: "move-1"}
+	m, err := tour.Move(ctx, move)
+	if err != nil {
+		t.Fatalf("moving %s from table %d to %d: %v", who, full.ID, short.ID, err)
+	}
+	if m2, err := tour.Move(ctx, move); err != nil || m2 != m {
+		t.Errorf("the retried move: %+v, %v; the first %+v", m2, err, m)
+	}
+	if m.ToSeat != floor.BalanceSeat(floor.Table{ID: short.ID, Seats: toPlayerIDs(short.Seats), Button: short.Button, BigBlind: short.BigBlind}) {
+		t.Errorf("moved to seat %d of table %d: not R3's", m.ToSeat, short.ID)
+	}
+	r.settle()
+	st := r.state()
+	p := st.Players[slices.IndexFunc(st.Players, func(p director.PlayerRecord) bool { return p.ID == who })]
+	if p.Table != short.ID || p.Status != director.Seated {
+		t.Errorf("%s is %s at table %d, moved to %d", who, p.Status, p.Table, short.ID)
+	}
+	if len(st.Tools.Moves) != 1 || st.Tools.Moves[0].By != "td" {
+		t.Errorf("moves by hand: %+v", st.Tools.Moves)
+	}
+	// The break order: the fullest table, not the floor's emptiest, breaks first (R4).
+	if _, err := tour.BreakTable(ctx, BreakRequest{Table: full.ID, By: "td", Reason: "the TV table"}); err != nil {
+		t.Fatal(err)
+	}
+	r.resume()
+
+	// A no-show (T4: the spec's 5 minutes of clock have run), removed and refunded.
+	r.stop(r.hands() + 24)
+	st = r.state()
+	absent := seatedWith(st, func(s int64) bool { return s <= turbo.StartingStack })
+	if absent != "" {
+		pool := st.Payouts.Pool
+		ns, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{absent}, By: "td", Key: "no-show-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ns) != 1 || !ns[0].Done || ns[0].RefundCents != spec.BuyIn {
+			t.Errorf("no-show removed: %+v", ns)
+		}
+		if now := r.state(); now.Payouts.Pool != pool-(spec.BuyIn-spec.Fee) {
+			t.Errorf("pool %d after the no-show, was %d", now.Payouts.Pool, pool)
+		}
+	} else {
+		t.Error("no player at or below the starting stack to remove as a no-show")
+	}
+	// A rebuy in the rebuy period, beside the tools.
+	st = r.state()
+	if p := seatedWith(st, func(s int64) bool { return s <= turbo.StartingStack }); p != "" {
+		if err := tour.Rebuy(ctx, RebuyRequest{Player: p, Key: "rebuy-" + p}); err != nil {
+			t.Errorf("rebuy for %s: %v", p, err)
+		}
+	}
+	r.resume()
+
+	// At the add-on break (a simulation skips it: level 7, after the rebuy period), an add-on.
+	for {
+		r.stop(r.hands() + 6)
+		p, err := tour.Progress(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Level > 7 {
+			t.Fatalf("level %d: the stops passed the add-on level", p.Level)
+		}
+		if p.Level == 7 {
+			break
+		}
+		r.resume()
+	}
+	buyer := seatedWith(r.state(), func(int64) bool { return true })
+	add := AddOnRequest{Player: buyer, Key: "add-on-" + buyer}
+	a, err := tour.AddOn(ctx, add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a2, err := tour.AddOn(ctx, add); err != nil || a2.Ref != a.Ref {
+		t.Errorf("the retried add-on: %+v, %v; the first %+v", a2, err, a)
+	}
+	if _, err := tour.AddOn(ctx, AddOnRequest{Player: buyer}); err == nil || !strings.Contains(err.Error(), "R1") {
+		t.Errorf("a second add-on over the limit: %v", err)
+	}
+	if !a.Done || a.Chips != spec.AddOn.Chips {
+		t.Errorf("add-on %+v", a)
+	}
+	r.resume()
+
+	res, err := tour.Result(ctx)
+	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		t.Fatal(err)
+	}
+	end := r.state()
+	if len(end.Tools.Breaks) != 1 || end.Tools.Breaks[0].Table != full.ID || end.Tools.Breaks[0].By != "td" {
+		t.Errorf("breaks by hand: %+v, want table %d", end.Tools.Breaks, full.ID)
+	}
+	var paid int64
+	for _, p := range res.Places {
+		paid += p.Prize
+	}
+	if len(res.Places) != len(end.Field) || paid != res.PrizePool || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
+		t.Errorf("%d places for %d entries, %d paid of %d, chip errors %v %v", len(res.Places), len(end.Field), paid, res.PrizePool, res.ChipErrors, check.errs)
+	}
+	// The money: the pool is what the entries, rebuys and add-ons paid, less the fees, to the cent.
+	e := end.Entries
+	in := int64(e.Entries)*(spec.BuyIn-spec.Fee) + int64(e.Rebuys)*(spec.BuyIn-spec.Fee) + int64(end.Tools.AddOnsSold)*(spec.AddOn.PriceCents-spec.AddOn.FeeCents)
+	if res.PrizePool != in || end.Tools.AddOnsSold != 1 {
+		t.Errorf("pool %d, paid in less fees %d (%d entries, %d rebuys, %d add-ons)", res.PrizePool, in, e.Entries, e.Rebuys, end.Tools.AddOnsSold)
+	}
+	// Chips: the winner holds every chip the ledger counts (entries, rebuys, add-ons, less the
+	// no-show's and the unregistered entry's).
+	if res.Ledger.Total() != end.Ledger.Total() || end.Ledger.Entries != 26 {
+		t.Errorf("ledger %+v (%d entries)", end.Ledger, end.Ledger.Entries)
+	}
+	var left int64
+	for _, p := range end.Players {
+		if p.Status == director.Seated || p.Status == director.Moving {
+			left += p.Stack
+		}
+	}
+	if left != end.Ledger.Total() {
+		t.Errorf("the winner has %d chips, the ledger %d", left, end.Ledger.Total())
+	}
+}
+
+// TestDirectorToolsRefusedInSections: a tournament of several sections refuses the tools with a
+// reason (the player's record is in his section).
+func TestDirectorToolsRefusedInSections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	release := check.holdAt(0)
+	defer release()
+	turbo, _ := floor.BuiltinStructure(floor.StructureTurbo)
+	spec := TournamentSpec{PlayerCount: 27, TableSize: 9, Structure: turbo, Seed: 3, Simulation: true, SectionTables: 1, BuyIn: 1000}
+	if !spec.Sectioned() {
+		t.Fatal("the spec is not one of sections")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	tour, err := StartTournament(ctx, c, "sections-tools", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.CancelWorkflow(context.Background(), tour.ID, "") }()
+	if _, err := tour.Move(ctx, MoveRequest{Player: "p0001", To: 2, By: "td"}); err == nil || !strings.Contains(err.Error(), "sections") {
+		t.Errorf("a move in a tournament of sections: %v", err)
+	}
+	if _, err := tour.AddOn(ctx, AddOnRequest{Player: "p0001"}); err == nil || !strings.Contains(err.Error(), "sections") {
+		t.Errorf("an add-on in a tournament of sections: %v", err)
+	}
+}
+
+func toPlayerIDs(seats []string) []floor.PlayerID {
+	out := make([]floor.PlayerID, len(seats))
+	for i, p := range seats {
+		out[i] = floor.PlayerID(p)
+	}
+	return out
+}
+
+// TestProgressiveKnockoutEndToEnd plays a PKO tournament with real tables (bots, the engine) on
+// a real Temporal server: every bounty goes to who won the busted player's last chips, as the
+// tables report; prizes plus bounty cash paid are the money paid in less the fees, to the cent,
+// and the chips were conserved at every hand and every step (rule R6).
+func TestProgressiveKnockoutEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := TournamentSpec{
+		Name: "pko", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 11, Simulation: true,
+		BuyIn: 11000, Fee: 1000, Bounty: &floor.Bounty{StartCents: 5000},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	tour, err := StartTournament(ctx, c, "pko", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tour.Result(ctx)
+	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		t.Fatal(err)
+	}
+	b := res.Bounties
+	if b == nil {
+		t.Fatal("no bounties in the result")
+	}
+	var st director.TournamentState
+	if err := tour.query(ctx, StateQuery, &st); err != nil {
+		t.Fatal(err)
+	}
+	field := int64(st.Entries.Field())
+	var cash int64
+	knockouts := 0
+	for _, w := range b.Won {
+		cash += w.CashCents
+		knockouts += w.Knockouts
+	}
+	var prizes int64
+	for _, p := range res.Places {
+		prizes += p.Prize
+	}
+	in := field*spec.BuyIn + int64(st.Entries.Rebuys)*spec.BuyIn
+	fees := (field + int64(st.Entries.Rebuys)) * spec.Fee
+	t.Logf("%d entries, %d rebuys, %d hands: prizes %d + bounties %d = %d paid in less %d fees; %d knockouts paid", field, st.Entries.Rebuys, res.HandsPlayed, prizes, cash, in, fees, knockouts)
+	if b.PoolCents != field*5000 || b.PaidCents != b.PoolCents || cash != b.PaidCents || b.OnHeadsCents != 0 || len(b.Errors) > 0 {
+		t.Errorf("bounties %+v for %d entries", b, field)
+	}
+	if prizes+cash != in-fees || res.PrizePool != prizes {
+		t.Errorf("prizes %d + bounties %d = %d, paid in %d less fees %d = %d", prizes, cash, prizes+cash, in, fees, in-fees)
+	}
+	// Every bust but a disqualification paid its bounty to an eliminator: field-1 knockouts at least.
+	if knockouts < int(field)-1 {
+		t.Errorf("%d knockouts paid for %d busts", knockouts, field-1)
+	}
+	if rec := res.Record; rec == nil || len(rec.Errors) > 0 || rec.Summary.FinalTable == nil || len(rec.Summary.FinalTable.Seats) != spec.TableSize {
+		t.Errorf("the record: %+v", rec)
+	}
+	if len(res.Places) != int(field) || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
+		t.Errorf("%d places for %d entries; chip errors %v %v", len(res.Places), field, res.ChipErrors, check.errs)
+	}
+}
