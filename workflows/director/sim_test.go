@@ -25,6 +25,9 @@ type floorSim struct {
 	events []TableEvent
 	orders []TableOrders
 	hands  int
+	// byHand, when set, deals each hand from its own generator, keyed by the spec's seed, the
+	// table and the hand number, not from rng: the same hands whatever the order of delivery.
+	byHand bool
 }
 
 type simTable struct {
@@ -148,8 +151,16 @@ func (f *floorSim) deal(t *simTable) bool {
 	if b >= a {
 		b++
 	}
-	amount := min(r.End[a].Stack, r.End[b].Stack, int64(1+f.rng.IntN(2000)))
-	if f.rng.IntN(5) == 0 {
+	rng := f.rng
+	if f.byHand {
+		rng = rand.New(rand.NewPCG(f.s.Spec.Seed^uint64(t.st.Number), uint64(n)))
+		a, b = rng.IntN(len(seats)), rng.IntN(len(seats)-1)
+		if b >= a {
+			b++
+		}
+	}
+	amount := min(r.End[a].Stack, r.End[b].Stack, int64(1+rng.IntN(2000)))
+	if rng.IntN(5) == 0 {
 		amount = min(r.End[a].Stack, r.End[b].Stack)
 	}
 	r.End[a].Stack -= amount

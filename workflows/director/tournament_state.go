@@ -63,6 +63,9 @@ type TournamentState struct {
 	Actions map[string]string `json:"actions,omitempty"`
 	// MoveRefs numbers the moves ordered.
 	MoveRefs int `json:"moveRefs,omitempty"`
+	// Unplaced, in a seeded simulation, are the eliminations heard since the last barrier, placed
+	// at the next in the order of their hands (then tables), not of their arrival (see barriers).
+	Unplaced []TableBusts `json:"unplaced,omitempty"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -137,8 +140,10 @@ type TableRecord struct {
 	Unacked []Order `json:"unacked,omitempty"`
 	// Arriving are the players on their way here (seats kept for them).
 	Arriving []Arrival `json:"arriving,omitempty"`
-	// Credit is the last hand the table may deal (a simulation's flow control).
+	// Credit is the last hand the table may deal (a simulation's flow control); Last says the
+	// table was told it is the last (see lastTable).
 	Credit    int64 `json:"credit,omitempty"`
+	Last      bool  `json:"last,omitempty"`
 	Held      bool  `json:"held,omitempty"`
 	Breaking  bool  `json:"breaking,omitempty"`
 	Closing   bool  `json:"closing,omitempty"`
@@ -363,9 +368,34 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
 		st.Credit = tr.Credit
+		st.Schedule = s.handSchedule()
+		st.followSchedule()
+		if s.Section == nil && s.alone() && s.registrationOpen(s.Started) != nil {
+			// The only table from its first hand (a final table's simulation): as lastTable and
+			// grantCredit would tell it, but with no order to wait for.
+			tr.Credit, tr.Last = 0, true
+			st.Credit, st.Last, st.Batch = 0, true, s.loneBatch()
+		}
 	}
 	st.ReportedLevel = st.LevelNumber
 	return st
+}
+
+// handSchedule is a simulation's published schedule counted in hands (B3, R2): hand h is dealt
+// at the level the clock shows after h-1 hands of HandTime each, as ClockAt reads the tables'
+// hands.
+func (s *TournamentState) handSchedule() []ScheduledLevel {
+	st := s.clock()
+	ht := s.Spec.HandTime
+	var out []ScheduledLevel
+	var start time.Duration
+	for i, l := range st.Levels {
+		// The first h with (h-1)*HandTime at or past the level's start.
+		from := int64((start+ht-1)/ht) + 1
+		out = append(out, ScheduledLevel{From: from, Number: st.LevelNumber(i), Level: engineLevel(l)})
+		start += st.Duration(i)
+	}
+	return out
 }
 
 // tableClockHands is where a new table's hand count starts: in a simulation the hand count is the
@@ -492,9 +522,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 				p.Status, p.Stack, p.Leaving = Out, 0, false
 			}
 		}
-		if h := s.HandForHand; g.Round > 0 && h.Open && h.Grouped && g.Round == h.Round {
+		switch h := s.HandForHand; {
+		case g.Round > 0 && h.Open && h.Grouped && g.Round == h.Round:
 			s.HandForHand.Group = append(s.HandForHand.Group, g.Eliminated...)
-		} else {
+		case s.barriers():
+			s.Unplaced = append(s.Unplaced, TableBusts{Table: tr.ID, BustGroup: g})
+		default:
 			s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
 		}
 	}
@@ -716,6 +749,7 @@ func (s *TournamentState) Step(now time.Time) {
 	s.sendSanctions()
 	h := &s.HandForHand
 	if h.Open && s.roundDone() {
+		s.placeUnplaced()
 		if len(h.Group) > 0 {
 			s.Busts = append(s.Busts, h.Group) // R7: one hand-for-hand round is one group
 		}
@@ -725,6 +759,7 @@ func (s *TournamentState) Step(now time.Time) {
 		h.Open, h.Group, h.Participants = false, nil, nil
 	}
 	if s.Left() <= 1 {
+		s.placeUnplaced()
 		if len(h.Group) > 0 {
 			s.Busts = append(s.Busts, h.Group)
 			h.Group = nil
@@ -734,12 +769,17 @@ func (s *TournamentState) Step(now time.Time) {
 	}
 	s.watchTables(now)
 	s.closeEmptyTables()
+	if s.barriers() && !s.atBarrier() {
+		return // a seeded simulation decides only at barriers
+	}
+	s.placeUnplaced()
 	if !h.Open && !s.MovesPending() {
 		s.plan()
 	}
 	s.hold()
 	s.approachBubble()
 	s.grantCredit()
+	s.lastTable(now)
 	if h.Open {
 		return
 	}
@@ -807,8 +847,107 @@ func (s *TournamentState) creditWindow() int64 {
 	if s.HandForHand.Approach {
 		return 1
 	}
+	if s.barriers() {
+		// Every table stops at each barrier: one batch apart, so that the floor balances and
+		// breaks as often as it would hear of the tables otherwise.
+		return int64(max(s.Spec.Batch, 1))
+	}
 	return int64(creditBatches * max(s.Spec.Batch, 1))
 }
+
+// TableBusts are the eliminations of one hand at one table.
+type TableBusts struct {
+	Table floor.TableID `json:"table"`
+	BustGroup
+}
+
+// barriers says the tournament is a seeded simulation, which must play the same whatever the
+// scheduling of its tables: it decides (balancing, breaking, holding, hand-for-hand, credit) only
+// at barriers, where every table has dealt up to the same hand number (its credit, the horizon)
+// and waits, so that every decision sees the same tables and every order takes effect at the
+// hand the table stopped at; eliminations are placed in the order of their hands. A tournament
+// of sections (each its own floor) is not covered yet.
+func (s *TournamentState) barriers() bool {
+	return s.Spec.Simulation && s.Spec.Seed != 0 && s.Section == nil
+}
+
+// atBarrier: no open table can deal before the tournament speaks: each has dealt up to its credit,
+// or cannot deal (held, fewer than two players, waiting for a hand-for-hand round), and no round
+// is being dealt.
+func (s *TournamentState) atBarrier() bool {
+	if s.HandForHand.Open {
+		return false
+	}
+	if s.alone() {
+		return true
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing {
+			continue
+		}
+		if !t.Started {
+			return false
+		}
+		players := 0
+		for _, p := range t.Seats {
+			if p != "" {
+				players++
+			}
+		}
+		if t.Credit > 0 && t.Hand < t.Credit && players >= 2 && !t.Held && !s.HandForHand.On {
+			return false
+		}
+	}
+	return true
+}
+
+// grantHorizon moves a seeded simulation's horizon on, at a barrier with no move under way: every
+// table may deal up to the same hand, window hands past the furthest table.
+func (s *TournamentState) grantHorizon(window int64) {
+	if !s.atBarrier() || s.MovesPending() {
+		return
+	}
+	var horizon int64
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing {
+			horizon = max(horizon, t.Hand)
+		}
+	}
+	horizon += window
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Started || t.Credit == horizon {
+			continue
+		}
+		if t.Credit == 0 {
+			batch := max(s.Spec.Batch, 1) // alone no more
+			s.order(t.ID, Order{Batch: &batch})
+		}
+		t.Credit = horizon
+		credit := horizon
+		s.order(t.ID, Order{Credit: &credit})
+	}
+}
+
+// placeUnplaced places the eliminations heard since the last barrier: by hand, then table.
+func (s *TournamentState) placeUnplaced() {
+	if len(s.Unplaced) == 0 {
+		return
+	}
+	slices.SortStableFunc(s.Unplaced, func(a, b TableBusts) int {
+		return cmp.Or(cmp.Compare(a.Hand, b.Hand), cmp.Compare(a.Table, b.Table))
+	})
+	for _, g := range s.Unplaced {
+		s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
+	}
+	s.Unplaced = nil
+}
+
+// loneBatch is the batch of a simulation's table alone: with nobody to keep in step with, the
+// only cost of a longer batch is the hands a crash voids (those not yet reported), and every
+// report is a round trip through Temporal.
+func (s *TournamentState) loneBatch() int { return creditBatches * max(s.Spec.Batch, 1) }
 
 // grantCredit lets the tables of a simulation deal on, as far as the window from the last hand
 // they told of; the grant goes when half the window is used, so a table seldom waits for it.
@@ -817,8 +956,30 @@ func (s *TournamentState) grantCredit() {
 		return
 	}
 	w := s.creditWindow()
+	// A section's one table is not the tournament's: the others are in other sections.
+	alone := s.alone() && s.Section == nil
+	if s.barriers() && !alone {
+		s.grantHorizon(w)
+		return
+	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
+		if alone {
+			// No other table to keep in step with: it deals on without asking (its schedule is
+			// its clock), and tells its news as it goes.
+			if !t.Closed && !t.Closing && t.Started && t.Credit != 0 {
+				t.Credit = 0
+				credit, batch := int64(0), s.loneBatch()
+				s.order(t.ID, Order{Credit: &credit})
+				s.order(t.ID, Order{Batch: &batch})
+			}
+			continue
+		}
+		if t.Credit == 0 && t.Started && !t.Closed && !t.Closing {
+			// Alone no more (a late entry opened a table): back to the batches of many tables.
+			batch := max(s.Spec.Batch, 1)
+			s.order(t.ID, Order{Batch: &batch})
+		}
 		// Refill when half the window is used; shrink it when the window closes in (the bubble).
 		// A table not started yet takes its credit with its first state (TableInput): a grant
 		// queued before it would be older than that, and stop it at once.
@@ -828,6 +989,23 @@ func (s *TournamentState) grantCredit() {
 		t.Credit = t.Hand + w
 		credit := t.Credit
 		s.order(t.ID, Order{Credit: &credit})
+	}
+}
+
+// lastTable tells a simulation's one table left that it is the last once nobody can join it
+// (registration closed, nobody on the way): it then closes itself when it has a winner (R5), and
+// the tournament hears the last elimination and the close in one event.
+func (s *TournamentState) lastTable(now time.Time) {
+	if !s.Spec.Simulation || s.Section != nil || !s.alone() || s.registrationOpen(now) == nil {
+		return
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if !t.Closed && !t.Closing && t.Started && !t.Last {
+			t.Last = true
+			last := true
+			s.order(t.ID, Order{Last: &last})
+		}
 	}
 }
 
@@ -1025,7 +1203,10 @@ func (s *TournamentState) Tick(now time.Time) {
 	s.Period, s.OnBreak = cs.Period, cs.OnBreak
 	l := engineLevel(cs.Blinds)
 	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: s.SimHands})
-	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	if !s.Spec.Simulation {
+		// A simulation's tables keep the schedule by their own hands (TableState.Schedule).
+		s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	}
 	for _, c := range colorUps {
 		for _, t := range s.Tables {
 			if !t.Closed && !t.Closing {
