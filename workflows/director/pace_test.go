@@ -135,13 +135,17 @@ func TestLoneTableAfterTheOthersBroke(t *testing.T) {
 // the order its orders and events are delivered in and its tables report in: the same places,
 // prizes and hands (its decisions are made at barriers, its eliminations placed by hand).
 func TestSeededSimulationIgnoresScheduling(t *testing.T) {
-	for _, players := range []int{27, 100, 250} {
+	for _, c := range []struct {
+		players int
+		seed    uint64
+	}{{27, 42}, {100, 42}, {100, 7}, {250, 42}, {250, 3}} {
+		players := c.players
 		var first *TournamentResult
 		var firstHands int
 		for delivery := uint64(1); delivery <= 4; delivery++ {
 			spec := simSpec(players)
-			spec.Seed = 42
-			f := newFloorSim(t, spec, 42)
+			spec.Seed = c.seed
+			f := newFloorSim(t, spec, c.seed)
 			f.rng = rand.New(rand.NewPCG(delivery, 99)) // the scheduling
 			f.byHand = true
 			f.run(500000)

@@ -28,6 +28,7 @@ type floorSim struct {
 	// byHand, when set, deals each hand from its own generator, keyed by the spec's seed, the
 	// table and the hand number, not from rng: the same hands whatever the order of delivery.
 	byHand bool
+	dealt  func(report.HandResult) // sees every hand dealt, if set
 }
 
 type simTable struct {
@@ -171,6 +172,9 @@ func (f *floorSim) deal(t *simTable) bool {
 	bb := r.Start[int(n)%len(seats)].Seat
 	r.Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}
 	t.batch = append(t.batch, r)
+	if f.dealt != nil {
+		f.dealt(r)
+	}
 	f.hands++
 	return true
 }

@@ -66,6 +66,8 @@ type TournamentState struct {
 	// Unplaced, in a seeded simulation, are the eliminations heard since the last barrier, placed
 	// at the next in the order of their hands (then tables), not of their arrival (see barriers).
 	Unplaced []TableBusts `json:"unplaced,omitempty"`
+	// Horizon, in a seeded simulation, is the hand every table may deal up to (see barriers).
+	Horizon int64 `json:"horizon,omitempty"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -174,6 +176,9 @@ type Arrival struct {
 	Reason floor.MoveReason `json:"reason"`
 	// Sent: the SeatOrder went (the player left his table, or is a new entry).
 	Sent bool `json:"sent,omitempty"`
+	// Held, in a seeded simulation, is the seat order kept until every player on the way to this
+	// table has left his own: they then go in the order of the moves (grantHorizon).
+	Held *SeatOrder `json:"held,omitempty"`
 }
 
 // HandForHandState is the bubble's play (R7): every table deals one hand of a round and waits.
@@ -367,6 +372,10 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		// A table opened late starts at the others' hand: its credit runs from there.
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
+		if s.barriers() {
+			s.Horizon = max(s.Horizon, tr.Credit)
+			tr.Credit = s.Horizon
+		}
 		st.Credit = tr.Credit
 		st.Schedule = s.handSchedule()
 		st.followSchedule()
@@ -547,7 +556,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		// The table moved its next big blind, who may not be the floor's guess (R3): the guess stays.
 		s.stays(dest.Arriving[k].Player)
 		dest.Arriving[k].Player, dest.Arriving[k].Sent = m.Player, true
-		s.order(m.To, Order{Seat: &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}})
+		seat := &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}
+		if s.barriers() {
+			dest.Arriving[k].Held = seat
+		} else {
+			s.order(m.To, Order{Seat: seat})
+		}
 	}
 	for _, o := range ev.Gone {
 		s.stays(o.Player)
@@ -770,13 +784,18 @@ func (s *TournamentState) Step(now time.Time) {
 	s.watchTables(now)
 	s.closeEmptyTables()
 	if s.barriers() && !s.atBarrier() {
-		return // a seeded simulation decides only at barriers
+		s.grantHorizon(s.creditWindow()) // the tables whose arrivals are now on their way
+		return                           // a seeded simulation decides only at barriers
 	}
 	s.placeUnplaced()
 	if !h.Open && !s.MovesPending() {
 		s.plan()
 	}
-	s.hold()
+	if !s.barriers() {
+		// A seeded simulation needs no holding: the tables players move to wait at the barrier
+		// until their seat orders go (grantHorizon).
+		s.hold()
+	}
 	s.approachBubble()
 	s.grantCredit()
 	s.lastTable(now)
@@ -871,9 +890,9 @@ func (s *TournamentState) barriers() bool {
 	return s.Spec.Simulation && s.Spec.Seed != 0 && s.Section == nil
 }
 
-// atBarrier: no open table can deal before the tournament speaks: each has dealt up to its credit,
-// or cannot deal (held, fewer than two players, waiting for a hand-for-hand round), and no round
-// is being dealt.
+// atBarrier: no open table can deal before the tournament speaks: each has the horizon for credit
+// and has dealt up to it, or cannot deal (held, fewer than two players, waiting for a hand-for-hand
+// round), and no round is being dealt.
 func (s *TournamentState) atBarrier() bool {
 	if s.HandForHand.Open {
 		return false
@@ -886,8 +905,8 @@ func (s *TournamentState) atBarrier() bool {
 		if t.Closed || t.Closing {
 			continue
 		}
-		if !t.Started {
-			return false
+		if !t.Started || t.Credit > 0 && t.Credit < s.Horizon {
+			return false // not started, or held back for players on their way to it
 		}
 		players := 0
 		for _, p := range t.Seats {
@@ -902,30 +921,44 @@ func (s *TournamentState) atBarrier() bool {
 	return true
 }
 
-// grantHorizon moves a seeded simulation's horizon on, at a barrier with no move under way: every
-// table may deal up to the same hand, window hands past the furthest table.
+// grantHorizon moves a seeded simulation's horizon on at a barrier, window hands past the furthest
+// table, and lets every table deal up to it, except those that players are moving to: each stays
+// where it stopped until the seat orders of its arrivals go (they come from the tables the players
+// leave, with their chips), so that the players sit down at the hand the floor decided at. The
+// tables they leave take their move-out orders with the new credit, at that hand too.
 func (s *TournamentState) grantHorizon(window int64) {
-	if !s.atBarrier() || s.MovesPending() {
-		return
-	}
-	var horizon int64
-	for _, t := range s.Tables {
-		if !t.Closed && !t.Closing {
-			horizon = max(horizon, t.Hand)
+	if s.atBarrier() {
+		var furthest int64
+		for _, t := range s.Tables {
+			if !t.Closed && !t.Closing {
+				furthest = max(furthest, t.Hand)
+			}
 		}
+		s.Horizon = max(s.Horizon, furthest+window)
 	}
-	horizon += window
 	for i := range s.Tables {
 		t := &s.Tables[i]
-		if t.Closed || t.Closing || !t.Started || t.Credit == horizon {
+		if t.Closed || t.Closing || !t.Started || slices.ContainsFunc(t.Arriving, func(a Arrival) bool { return !a.Sent }) {
+			continue
+		}
+		// The seats in the order of the moves, whatever order the players left their tables in:
+		// the first seated takes the seat a balancing move gives (R3).
+		slices.SortStableFunc(t.Arriving, func(a, b Arrival) int { return cmp.Compare(a.Ref, b.Ref) })
+		for k := range t.Arriving {
+			if a := &t.Arriving[k]; a.Held != nil {
+				s.order(t.ID, Order{Seat: a.Held})
+				a.Held = nil
+			}
+		}
+		if t.Credit >= s.Horizon && t.Credit != 0 {
 			continue
 		}
 		if t.Credit == 0 {
 			batch := max(s.Spec.Batch, 1) // alone no more
 			s.order(t.ID, Order{Batch: &batch})
 		}
-		t.Credit = horizon
-		credit := horizon
+		t.Credit = s.Horizon
+		credit := s.Horizon
 		s.order(t.ID, Order{Credit: &credit})
 	}
 }
