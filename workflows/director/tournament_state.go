@@ -863,13 +863,22 @@ const creditBatches = 5
 // creditWindow is how many hands a simulation's table may deal beyond what the tournament has
 // heard: creditBatches batches, one hand near the bubble.
 func (s *TournamentState) creditWindow() int64 {
-	if s.HandForHand.Approach {
-		return 1
-	}
 	if s.barriers() {
 		// Every table stops at each barrier: one batch apart, so that the floor balances and
-		// breaks as often as it would hear of the tables otherwise.
-		return int64(max(s.Spec.Batch, 1))
+		// breaks as often as it would hear of the tables otherwise; nearer the rounds before the
+		// bubble (Step's lockstep), as few hands as the tables could take players out in before
+		// them, one each a hand. (Approach's one hand would make every table wait for every other
+		// between hands long before that.)
+		batch := int64(max(s.Spec.Batch, 1))
+		if s.Spec.HandForHandBefore < 0 {
+			return batch
+		}
+		tables := max(s.OpenTables(), 1)
+		toRounds := s.Left() - (len(s.Payouts.Prizes) + max(s.Spec.HandForHandBefore, 1) + tables + 2)
+		return min(max(int64(toRounds/tables), 1), batch)
+	}
+	if s.HandForHand.Approach {
+		return 1
 	}
 	return int64(creditBatches * max(s.Spec.Batch, 1))
 }
