@@ -142,6 +142,7 @@ func TestSeededSimulationIgnoresScheduling(t *testing.T) {
 		players := c.players
 		var first *TournamentResult
 		var firstHands int
+		var firstClock int64
 		for delivery := uint64(1); delivery <= 4; delivery++ {
 			spec := simSpec(players)
 			spec.Seed = c.seed
@@ -157,8 +158,11 @@ func TestSeededSimulationIgnoresScheduling(t *testing.T) {
 				t.Fatalf("%d players, delivery %d: %d places, chip errors %v", players, delivery, len(res.Places), res.ChipErrors)
 			}
 			if first == nil {
-				first, firstHands = &res, f.hands
+				first, firstHands, firstClock = &res, f.hands, f.s.SimHands
 				continue
+			}
+			if f.s.SimHands != firstClock {
+				t.Fatalf("%d players: delivery %d ended with the clock at %d hands, delivery 1 at %d", players, delivery, f.s.SimHands, firstClock)
 			}
 			if f.hands != firstHands || !reflect.DeepEqual(res.Places, first.Places) {
 				t.Fatalf("%d players: delivery %d dealt %d hands and placed %v; delivery 1 dealt %d and placed %v",

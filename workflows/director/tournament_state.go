@@ -1179,6 +1179,13 @@ func (s *TournamentState) hold() {
 // Finish ends the tournament (R5): the last player wins, every table closes.
 func (s *TournamentState) Finish(now time.Time) {
 	s.Finished, s.Ended = true, now
+	if s.Spec.Simulation && s.Section == nil {
+		// A simulation's clock stops at the last table's hands, not at the median of whichever
+		// tables were open when the tournament last looked (which depends on the scheduling).
+		for _, t := range s.Tables {
+			s.SimHands = max(s.SimHands, t.Hands)
+		}
+	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if !t.Closed && !t.Closing {
