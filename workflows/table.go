@@ -44,6 +44,10 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 			continue
 		}
 		if w.st.Closed() {
+			if w.closedSent {
+				w.flush(ctx)
+				return nil
+			}
 			// Nobody is dealing (no report in flight): the last orders apply now.
 			var ev director.TableEvent
 			acked := w.st.Acked
@@ -83,6 +87,8 @@ type tableWorkflow struct {
 	// must not apply the orders that the new host's report has to see.
 	latest  int
 	sending int // events being signalled
+	// closedSent: the table closed itself (the last table, R5) and said so in a report's event.
+	closedSent bool
 }
 
 // continueAsNewDue: Temporal suggests it (history events, size, or updates near their limit).
@@ -142,6 +148,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
 		if w.st.Event(&ev, acked, workflow.Now(ctx)) {
+			w.closedSent = w.closedSent || ev.Closed
 			w.send(ctx, ev)
 			ev, acked = director.TableEvent{}, w.st.Acked
 		} else if len(w.st.Undelivered) > 0 && w.sending == 0 {

@@ -41,6 +41,7 @@ func newProgressDisplay(w io.Writer, entries int, start time.Time) (progressDisp
 func watchProgress(ctx context.Context, t tournament, d progressDisplay, interval time.Duration) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
+	var clock levelCountdown
 	for {
 		select {
 		case <-ctx.Done():
@@ -51,9 +52,28 @@ func watchProgress(ctx context.Context, t tournament, d progressDisplay, interva
 		// tick tries again.
 		p, err := t.Progress(ctx)
 		if err == nil {
+			clock.run(&p, time.Now())
 			d.Update(p)
 		}
 	}
+}
+
+// levelCountdown keeps the time to the next level running between the tournament's steps. A
+// workflow's query reads the workflow's clock, which stands still between its tasks: with one or two
+// tables left the tournament may hear nothing for a while, and every query then answers the same
+// NextLevelIn. An answer unchanged since the last is that one, minus the time gone since.
+type levelCountdown struct {
+	level int
+	in    time.Duration
+	at    time.Time // when the tournament first answered in
+}
+
+func (c *levelCountdown) run(p *workflows.Progress, now time.Time) {
+	if p.NextLevelIn <= 0 || p.Paused || p.Level != c.level || p.NextLevelIn != c.in {
+		c.level, c.in, c.at = p.Level, p.NextLevelIn, now
+		return
+	}
+	p.NextLevelIn = max(c.in-now.Sub(c.at), 0)
 }
 
 // progressBar is the terminal display: a bar of eliminations, with the field, the tables and the
@@ -80,6 +100,10 @@ func newProgressBar(w io.Writer, entries int) *progressBar {
 }
 
 func (b *progressBar) Update(p workflows.Progress) {
+	// Late entries and re-entries grow the field: the bar counts the eliminations of all of it.
+	if n := int64(max(p.Entries-1, 1)); n != b.bar.GetMax64() {
+		b.bar.ChangeMax64(n)
+	}
 	b.bar.Describe(describeProgress(p))
 	_ = b.bar.Set(p.Entries - p.PlayersLeft)
 }

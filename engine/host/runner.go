@@ -314,6 +314,9 @@ func (r *Runner) positions(st *report.State) engine.Positions {
 func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 	n := max(st.Batch, 1)
 	for i := 0; i < n; i++ {
+		if err := r.levelFor(st); err != nil {
+			return fmt.Errorf("table %s: setting the level of hand %d: %w", r.id, r.tbl.HandNumber()+1, err)
+		}
 		played, err := r.playHand(ctx)
 		if err != nil {
 			return err
@@ -328,6 +331,22 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 		}
 	}
 	return nil
+}
+
+// levelFor sets the level of the next hand from st.Levels, the levels a simulation's schedule
+// starts during the batch (B3: a level applies from the hand its schedule names).
+func (r *Runner) levelFor(st *report.State) error {
+	next := r.tbl.HandNumber() + 1
+	l, ok := st.Level, false
+	for _, lf := range st.Levels {
+		if lf.From <= next {
+			l, ok = lf.Level, true
+		}
+	}
+	if !ok || r.tbl.Level() == l {
+		return nil
+	}
+	return r.tbl.SetLevel(l)
 }
 
 // playHand deals one hand and plays it to the end, or voids it when ctx ends. It reports false when

@@ -71,6 +71,16 @@ type State struct {
 	// Batch is how many hands the table may play before it reports: 1 in live play; more in a
 	// simulation at full speed, where a crash voids the hands not yet reported.
 	Batch int `json:"batch"`
+	// Levels, in a simulation (whose clock is the hands dealt), are the levels that start during
+	// the batch, in order: each applies from hand From on (B3), so that a batch may cross a level
+	// change at the exact hand the schedule says. Level is the first hand's.
+	Levels []LevelFrom `json:"levels,omitempty"`
+}
+
+// LevelFrom is a level that applies from hand number From on.
+type LevelFrom struct {
+	From  int64        `json:"from"`
+	Level engine.Level `json:"level"`
 }
 
 // SeatStack is a player's stack at a seat.

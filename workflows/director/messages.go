@@ -19,6 +19,7 @@ type Order struct {
 	Hold        *bool             `json:"hold,omitempty"`
 	Batch       *int              `json:"batch,omitempty"`  // hands between reports from now on
 	Credit      *int64            `json:"credit,omitempty"` // the last hand the table may deal (a simulation)
+	Last        *bool             `json:"last,omitempty"`   // the table is the last and nobody can join it (a simulation)
 	HandForHand *HandForHandOrder `json:"handForHand,omitempty"`
 	Sanction    *SanctionOrder    `json:"sanction,omitempty"`
 	Rebuy       *RebuyOrder       `json:"rebuy,omitempty"`

@@ -25,6 +25,10 @@ type floorSim struct {
 	events []TableEvent
 	orders []TableOrders
 	hands  int
+	// byHand, when set, deals each hand from its own generator, keyed by the spec's seed, the
+	// table and the hand number, not from rng: the same hands whatever the order of delivery.
+	byHand bool
+	dealt  func(report.HandResult) // sees every hand dealt, if set
 }
 
 type simTable struct {
@@ -148,8 +152,16 @@ func (f *floorSim) deal(t *simTable) bool {
 	if b >= a {
 		b++
 	}
-	amount := min(r.End[a].Stack, r.End[b].Stack, int64(1+f.rng.IntN(2000)))
-	if f.rng.IntN(5) == 0 {
+	rng := f.rng
+	if f.byHand {
+		rng = rand.New(rand.NewPCG(f.s.Spec.Seed^uint64(t.st.Number), uint64(n)))
+		a, b = rng.IntN(len(seats)), rng.IntN(len(seats)-1)
+		if b >= a {
+			b++
+		}
+	}
+	amount := min(r.End[a].Stack, r.End[b].Stack, int64(1+rng.IntN(2000)))
+	if rng.IntN(5) == 0 {
 		amount = min(r.End[a].Stack, r.End[b].Stack)
 	}
 	r.End[a].Stack -= amount
@@ -161,6 +173,9 @@ func (f *floorSim) deal(t *simTable) bool {
 	bb := r.Start[int(n)%len(seats)].Seat
 	r.Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}
 	t.batch = append(t.batch, r)
+	if f.dealt != nil {
+		f.dealt(r)
+	}
 	f.hands++
 	return true
 }

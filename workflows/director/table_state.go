@@ -36,6 +36,14 @@ type TableState struct {
 	Held        bool         `json:"held,omitempty"`
 	// Batch is the most hands the table plays between reports (1 in live play).
 	Batch int `json:"batch"`
+	// Schedule, in a simulation, is the published blind schedule counted in hands (B3, R2): the
+	// table's clock is its own hand number, so each level starts at the hand the schedule says
+	// whenever the tournament hears of it, and a batch may cross a level change. Level orders
+	// are then only the tournament's news.
+	Schedule []ScheduledLevel `json:"schedule,omitempty"`
+	// Last, in a simulation, says the table is the tournament's last and nobody can join it: when
+	// one player holds every chip it closes itself (R5), with no round trip to the tournament.
+	Last bool `json:"last,omitempty"`
 	// Credit, in a simulation, is the last hand the table may deal before the tournament has heard
 	// from it (0: no limit). It keeps the tables from running ahead of the floor's decisions when
 	// the machine is busy, and near the bubble makes them tell every hand.
@@ -82,6 +90,24 @@ type TableSeat struct {
 	State  engine.PlayerState `json:"state"`
 	// Away is the hands of an exclusion left to serve (P2, P3); the seat is Penalised meanwhile.
 	Away int `json:"away,omitempty"`
+}
+
+// ScheduledLevel is a level of a simulation's schedule, dealt from hand number From on.
+type ScheduledLevel struct {
+	From   int64        `json:"from"`
+	Number int          `json:"number"`
+	Level  engine.Level `json:"level"`
+}
+
+// followSchedule sets the level of the next hand from the schedule (a simulation's clock).
+func (t *TableState) followSchedule() {
+	next := t.HandNumber + 1
+	for _, l := range t.Schedule {
+		if l.From > next {
+			break
+		}
+		t.Level, t.LevelNumber = l.Level, l.Number
+	}
 }
 
 // ReportRequest is the argument of ReportUpdate.
@@ -308,9 +334,11 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		t.seat(*o.Seat, ev)
 	case o.MoveOut != nil:
 		t.moveOut(*o.MoveOut, ev)
-	case o.Level != nil:
+	case o.Level != nil && len(t.Schedule) == 0: // with a schedule the table keeps its own clock
 		t.Level, t.LevelNumber = o.Level.Level, o.Level.Number
 		t.OnBreak = o.Level.OnBreak
+	case o.Last != nil:
+		t.Last = *o.Last
 	case o.Pause != nil:
 		t.Paused = *o.Pause
 	case o.Hold != nil:
@@ -471,6 +499,11 @@ func (t *TableState) dealers() int {
 // Next is what the table does next, as the State the runner gets. It marks a hand-for-hand round
 // the table cannot deal in as played (skipped), in ev.
 func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
+	t.followSchedule()
+	if t.Last && t.dealers() < 2 && !t.Closing && len(t.Pending) == 0 {
+		// R5: the last table has a winner; nobody can come (Last), so it closes now.
+		t.Closing, ev.Closed = true, true
+	}
 	st := report.State{
 		TableID:    t.ID,
 		HandNumber: t.HandNumber,
@@ -519,6 +552,11 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
 		}
 	}
 	st.Batch = max(batch, 1)
+	for _, l := range t.Schedule {
+		if l.From > t.HandNumber+1 && l.From <= t.HandNumber+int64(st.Batch) {
+			st.Levels = append(st.Levels, report.LevelFrom{From: l.From, Level: l.Level})
+		}
+	}
 	return st
 }
 

@@ -65,6 +65,11 @@ type TournamentState struct {
 	MoveRefs int `json:"moveRefs,omitempty"`
 	// Tools records the director's tools by hand (tools.go).
 	Tools ToolsState `json:"tools,omitzero"`
+	// Unplaced, in a seeded simulation, are the eliminations heard since the last barrier, placed
+	// at the next in the order of their hands (then tables), not of their arrival (see barriers).
+	Unplaced []TableBusts `json:"unplaced,omitempty"`
+	// Horizon, in a seeded simulation, is the hand every table may deal up to (see barriers).
+	Horizon int64 `json:"horizon,omitempty"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -139,8 +144,10 @@ type TableRecord struct {
 	Unacked []Order `json:"unacked,omitempty"`
 	// Arriving are the players on their way here (seats kept for them).
 	Arriving []Arrival `json:"arriving,omitempty"`
-	// Credit is the last hand the table may deal (a simulation's flow control).
+	// Credit is the last hand the table may deal (a simulation's flow control); Last says the
+	// table was told it is the last (see lastTable).
 	Credit    int64 `json:"credit,omitempty"`
+	Last      bool  `json:"last,omitempty"`
 	Held      bool  `json:"held,omitempty"`
 	Breaking  bool  `json:"breaking,omitempty"`
 	Closing   bool  `json:"closing,omitempty"`
@@ -171,6 +178,9 @@ type Arrival struct {
 	Reason floor.MoveReason `json:"reason"`
 	// Sent: the SeatOrder went (the player left his table, or is a new entry).
 	Sent bool `json:"sent,omitempty"`
+	// Held, in a seeded simulation, is the seat order kept until every player on the way to this
+	// table has left his own: they then go in the order of the moves (grantHorizon).
+	Held *SeatOrder `json:"held,omitempty"`
 }
 
 // HandForHandState is the bubble's play (R7): every table deals one hand of a round and waits.
@@ -365,10 +375,39 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		// A table opened late starts at the others' hand: its credit runs from there.
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
+		if s.barriers() {
+			s.Horizon = max(s.Horizon, tr.Credit)
+			tr.Credit = s.Horizon
+		}
 		st.Credit = tr.Credit
+		st.Schedule = s.handSchedule()
+		st.followSchedule()
+		if s.Section == nil && s.alone() && s.registrationOpen(s.Started) != nil {
+			// The only table from its first hand (a final table's simulation): as lastTable and
+			// grantCredit would tell it, but with no order to wait for.
+			tr.Credit, tr.Last = 0, true
+			st.Credit, st.Last, st.Batch = 0, true, s.loneBatch()
+		}
 	}
 	st.ReportedLevel = st.LevelNumber
 	return st
+}
+
+// handSchedule is a simulation's published schedule counted in hands (B3, R2): hand h is dealt
+// at the level the clock shows after h-1 hands of HandTime each, as ClockAt reads the tables'
+// hands.
+func (s *TournamentState) handSchedule() []ScheduledLevel {
+	st := s.clock()
+	ht := s.Spec.HandTime
+	var out []ScheduledLevel
+	var start time.Duration
+	for i, l := range st.Levels {
+		// The first h with (h-1)*HandTime at or past the level's start.
+		from := int64((start+ht-1)/ht) + 1
+		out = append(out, ScheduledLevel{From: from, Number: st.LevelNumber(i), Level: engineLevel(l)})
+		start += st.Duration(i)
+	}
+	return out
 }
 
 // tableClockHands is where a new table's hand count starts: in a simulation the hand count is the
@@ -495,9 +534,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 				p.Status, p.Stack, p.Leaving = Out, 0, false
 			}
 		}
-		if h := s.HandForHand; g.Round > 0 && h.Open && h.Grouped && g.Round == h.Round {
+		switch h := s.HandForHand; {
+		case g.Round > 0 && h.Open && h.Grouped && g.Round == h.Round:
 			s.HandForHand.Group = append(s.HandForHand.Group, g.Eliminated...)
-		} else {
+		case s.barriers():
+			s.Unplaced = append(s.Unplaced, TableBusts{Table: tr.ID, BustGroup: g})
+		default:
 			s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
 		}
 	}
@@ -517,7 +559,12 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		// The table moved its next big blind, who may not be the floor's guess (R3): the guess stays.
 		s.stays(dest.Arriving[k].Player)
 		dest.Arriving[k].Player, dest.Arriving[k].Sent = m.Player, true
-		s.order(m.To, Order{Seat: &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}})
+		seat := &SeatOrder{Player: m.Player, Seat: m.ToSeat, Stack: m.Stack, Away: m.Away, Reason: m.Reason}
+		if s.barriers() {
+			dest.Arriving[k].Held = seat
+		} else {
+			s.order(m.To, Order{Seat: seat})
+		}
 	}
 	for _, o := range ev.Gone {
 		s.stays(o.Player)
@@ -721,6 +768,7 @@ func (s *TournamentState) Step(now time.Time) {
 	s.sendSanctions()
 	h := &s.HandForHand
 	if h.Open && s.roundDone() {
+		s.placeUnplaced()
 		if len(h.Group) > 0 {
 			s.Busts = append(s.Busts, h.Group) // R7: one hand-for-hand round is one group
 		}
@@ -730,6 +778,7 @@ func (s *TournamentState) Step(now time.Time) {
 		h.Open, h.Group, h.Participants = false, nil, nil
 	}
 	if s.Left() <= 1 {
+		s.placeUnplaced()
 		if len(h.Group) > 0 {
 			s.Busts = append(s.Busts, h.Group)
 			h.Group = nil
@@ -739,12 +788,22 @@ func (s *TournamentState) Step(now time.Time) {
 	}
 	s.watchTables(now)
 	s.closeEmptyTables()
+	if s.barriers() && !s.atBarrier() {
+		s.grantHorizon(s.creditWindow()) // the tables whose arrivals are now on their way
+		return                           // a seeded simulation decides only at barriers
+	}
+	s.placeUnplaced()
 	if !h.Open && !s.MovesPending() {
 		s.plan()
 	}
-	s.hold()
+	if !s.barriers() {
+		// A seeded simulation needs no holding: the tables players move to wait at the barrier
+		// until their seat orders go (grantHorizon).
+		s.hold()
+	}
 	s.approachBubble()
 	s.grantCredit()
+	s.lastTable(now)
 	if h.Open {
 		return
 	}
@@ -809,11 +868,133 @@ const creditBatches = 5
 // creditWindow is how many hands a simulation's table may deal beyond what the tournament has
 // heard: creditBatches batches, one hand near the bubble.
 func (s *TournamentState) creditWindow() int64 {
+	if s.barriers() {
+		// Every table stops at each barrier: one batch apart, so that the floor balances and
+		// breaks as often as it would hear of the tables otherwise; nearer the rounds before the
+		// bubble (Step's lockstep), as few hands as the tables could take players out in before
+		// them, one each a hand. (Approach's one hand would make every table wait for every other
+		// between hands long before that.)
+		batch := int64(max(s.Spec.Batch, 1))
+		if s.Spec.HandForHandBefore < 0 {
+			return batch
+		}
+		tables := max(s.OpenTables(), 1)
+		toRounds := s.Left() - (len(s.Payouts.Prizes) + max(s.Spec.HandForHandBefore, 1) + tables + 2)
+		return min(max(int64(toRounds/tables), 1), batch)
+	}
 	if s.HandForHand.Approach {
 		return 1
 	}
 	return int64(creditBatches * max(s.Spec.Batch, 1))
 }
+
+// TableBusts are the eliminations of one hand at one table.
+type TableBusts struct {
+	Table floor.TableID `json:"table"`
+	BustGroup
+}
+
+// barriers says the tournament is a seeded simulation, which must play the same whatever the
+// scheduling of its tables: it decides (balancing, breaking, holding, hand-for-hand, credit) only
+// at barriers, where every table has dealt up to the same hand number (its credit, the horizon)
+// and waits, so that every decision sees the same tables and every order takes effect at the
+// hand the table stopped at; eliminations are placed in the order of their hands. A tournament
+// of sections (each its own floor) is not covered yet.
+func (s *TournamentState) barriers() bool {
+	return s.Spec.Simulation && s.Spec.Seed != 0 && s.Section == nil
+}
+
+// atBarrier: no open table can deal before the tournament speaks: each has the horizon for credit
+// and has dealt up to it, or cannot deal (held, fewer than two players, waiting for a hand-for-hand
+// round), and no round is being dealt.
+func (s *TournamentState) atBarrier() bool {
+	if s.HandForHand.Open {
+		return false
+	}
+	if s.alone() {
+		return true
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing {
+			continue
+		}
+		if !t.Started || t.Credit > 0 && t.Credit < s.Horizon {
+			return false // not started, or held back for players on their way to it
+		}
+		players := 0
+		for _, p := range t.Seats {
+			if p != "" {
+				players++
+			}
+		}
+		if t.Credit > 0 && t.Hand < t.Credit && players >= 2 && !t.Held && !s.HandForHand.On {
+			return false
+		}
+	}
+	return true
+}
+
+// grantHorizon moves a seeded simulation's horizon on at a barrier, window hands past the furthest
+// table, and lets every table deal up to it, except those that players are moving to: each stays
+// where it stopped until the seat orders of its arrivals go (they come from the tables the players
+// leave, with their chips), so that the players sit down at the hand the floor decided at. The
+// tables they leave take their move-out orders with the new credit, at that hand too.
+func (s *TournamentState) grantHorizon(window int64) {
+	if s.atBarrier() {
+		var furthest int64
+		for _, t := range s.Tables {
+			if !t.Closed && !t.Closing {
+				furthest = max(furthest, t.Hand)
+			}
+		}
+		s.Horizon = max(s.Horizon, furthest+window)
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Started || slices.ContainsFunc(t.Arriving, func(a Arrival) bool { return !a.Sent }) {
+			continue
+		}
+		// The seats in the order of the moves, whatever order the players left their tables in:
+		// the first seated takes the seat a balancing move gives (R3).
+		slices.SortStableFunc(t.Arriving, func(a, b Arrival) int { return cmp.Compare(a.Ref, b.Ref) })
+		for k := range t.Arriving {
+			if a := &t.Arriving[k]; a.Held != nil {
+				s.order(t.ID, Order{Seat: a.Held})
+				a.Held = nil
+			}
+		}
+		if t.Credit >= s.Horizon && t.Credit != 0 {
+			continue
+		}
+		if t.Credit == 0 {
+			batch := max(s.Spec.Batch, 1) // alone no more
+			s.order(t.ID, Order{Batch: &batch})
+		}
+		t.Credit = s.Horizon
+		credit := s.Horizon
+		s.order(t.ID, Order{Credit: &credit})
+	}
+}
+
+// placeUnplaced places the eliminations heard since the last barrier: by hand, then table.
+func (s *TournamentState) placeUnplaced() {
+	if len(s.Unplaced) == 0 {
+		return
+	}
+	slices.SortStableFunc(s.Unplaced, func(a, b TableBusts) int {
+		return cmp.Or(cmp.Compare(a.Hand, b.Hand), cmp.Compare(a.Table, b.Table))
+	})
+	for _, g := range s.Unplaced {
+		s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
+	}
+	s.Unplaced = nil
+}
+
+// loneBatch is the batch of a simulation's table alone: with nobody to keep in step with, the
+// only cost of a longer batch is the hands a crash voids (those not yet reported), and every
+// report is a round trip through Temporal.
+func (s *TournamentState) loneBatch() int { return creditBatches * max(s.Spec.Batch, 1) }
 
 // grantCredit lets the tables of a simulation deal on, as far as the window from the last hand
 // they told of; the grant goes when half the window is used, so a table seldom waits for it.
@@ -822,8 +1003,30 @@ func (s *TournamentState) grantCredit() {
 		return
 	}
 	w := s.creditWindow()
+	// A section's one table is not the tournament's: the others are in other sections.
+	alone := s.alone() && s.Section == nil
+	if s.barriers() && !alone {
+		s.grantHorizon(w)
+		return
+	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
+		if alone {
+			// No other table to keep in step with: it deals on without asking (its schedule is
+			// its clock), and tells its news as it goes.
+			if !t.Closed && !t.Closing && t.Started && t.Credit != 0 {
+				t.Credit = 0
+				credit, batch := int64(0), s.loneBatch()
+				s.order(t.ID, Order{Credit: &credit})
+				s.order(t.ID, Order{Batch: &batch})
+			}
+			continue
+		}
+		if t.Credit == 0 && t.Started && !t.Closed && !t.Closing {
+			// Alone no more (a late entry opened a table): back to the batches of many tables.
+			batch := max(s.Spec.Batch, 1)
+			s.order(t.ID, Order{Batch: &batch})
+		}
 		// Refill when half the window is used; shrink it when the window closes in (the bubble).
 		// A table not started yet takes its credit with its first state (TableInput): a grant
 		// queued before it would be older than that, and stop it at once.
@@ -833,6 +1036,23 @@ func (s *TournamentState) grantCredit() {
 		t.Credit = t.Hand + w
 		credit := t.Credit
 		s.order(t.ID, Order{Credit: &credit})
+	}
+}
+
+// lastTable tells a simulation's one table left that it is the last once nobody can join it
+// (registration closed, nobody on the way): it then closes itself when it has a winner (R5), and
+// the tournament hears the last elimination and the close in one event.
+func (s *TournamentState) lastTable(now time.Time) {
+	if !s.Spec.Simulation || s.Section != nil || !s.alone() || s.registrationOpen(now) == nil {
+		return
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if !t.Closed && !t.Closing && t.Started && !t.Last {
+			t.Last = true
+			last := true
+			s.order(t.ID, Order{Last: &last})
+		}
 	}
 }
 
@@ -974,6 +1194,13 @@ func (s *TournamentState) hold() {
 // Finish ends the tournament (R5): the last player wins, every table closes.
 func (s *TournamentState) Finish(now time.Time) {
 	s.Finished, s.Ended = true, now
+	if s.Spec.Simulation && s.Section == nil {
+		// A simulation's clock stops at the last table's hands, not at the median of whichever
+		// tables were open when the tournament last looked (which depends on the scheduling).
+		for _, t := range s.Tables {
+			s.SimHands = max(s.SimHands, t.Hands)
+		}
+	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if !t.Closed && !t.Closing {
@@ -1040,7 +1267,10 @@ func (s *TournamentState) Tick(now time.Time) {
 	s.Period, s.OnBreak = cs.Period, cs.OnBreak
 	l := engineLevel(cs.Blinds)
 	s.LevelLog = append(s.LevelLog, LevelChange{Period: cs.Period, Number: cs.Level, Level: l, OnBreak: cs.OnBreak, At: now, Hands: s.SimHands})
-	s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	if !s.Spec.Simulation {
+		// A simulation's tables keep the schedule by their own hands (TableState.Schedule).
+		s.broadcast(Order{Level: &LevelOrder{Number: cs.Level, Level: l, OnBreak: cs.OnBreak}})
+	}
 	for _, c := range colorUps {
 		for _, t := range s.Tables {
 			if !t.Closed && !t.Closing {
