@@ -8,7 +8,7 @@
 #     module@version` builds it as released): kwok plays the kubelet's part (Pods scheduled onto
 #     fake nodes become Running without containers), kwokctl assembles the cluster from local binaries.
 # kube-apiserver and etcd come from hack/setup-envtest.sh. Every build runs under `nice -n 19`: the
-# machine is shared. The last line printed is the folder holding all seven binaries.
+# machine is shared. The last line printed is the folder holding all seven binaries and kwok-stages.yaml.
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-1.37.2}"
@@ -71,6 +71,18 @@ if [[ ! -x "$cache/kwok" || ! -x "$cache/kwokctl" ]]; then
   GOBIN="$work/bin" nice -n 19 go install -trimpath -ldflags="-s -w" \
     "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}" "sigs.k8s.io/kwok/cmd/kwokctl@${KWOK_VERSION}"
   mv "$work/bin/kwok" "$work/bin/kwokctl" "$cache/"
+fi
+
+# kwok moves nodes and Pods through stages; kwokctl passes its "fast" ones, a kwok started alone
+# (the scale test) reads them from this file: nodes become Ready, Pods Running and Ready, deleted
+# Pods go at once.
+if [[ ! -s "$cache/kwok-stages.yaml" ]]; then
+  kwok_dir=$(cd "$work" && go mod download -json "sigs.k8s.io/kwok@${KWOK_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  for f in node/fast/node-initialize pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+    echo "---"
+    cat "$kwok_dir/kustomize/stage/$f.yaml"
+  done >"$cache/kwok-stages.yaml.tmp"
+  mv "$cache/kwok-stages.yaml.tmp" "$cache/kwok-stages.yaml"
 fi
 
 log "cluster binaries ready"
