@@ -74,12 +74,15 @@ func TestClusterScale(t *testing.T) {
 	}
 	assets := clusterAssets(t)
 	// A deadline that only stops a hung test.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 75*time.Minute)
 	defer cancel()
 	ctrl.SetLogger(logr.FromSlogHandler(slog.DiscardHandler))
 
 	c := startCluster(t, ctx, assets, 10)
 	tables := floor.TableCount(entries, 9)
+	// Deadlines and the look interval grow with the field: listing 11,112 Pods every second
+	// would be most of what the API server does.
+	scale := time.Duration(max(1, tables/1112))
 
 	// The manager's Table reconciler, as `pokerfloor manager` sets it up, with the manager's own
 	// defaults (16 Tables at once, a look every 5 s).
@@ -135,31 +138,31 @@ func TestClusterScale(t *testing.T) {
 	created := time.Since(start)
 	t.Logf("%d Tables created through the TableHost in %v", tables, created.Round(10*time.Millisecond))
 
-	deadline := time.Now().Add(scaleDeadlineTimes * scaleGoal * time.Duration(max(1, tables/1112)))
+	deadline := time.Now().Add(scaleDeadlineTimes * scaleGoal * scale)
 	var n scaleCounts
 	for logged := time.Now(); ; {
 		n = countTournament(t, ctx, c.client, name)
 		if n.tables == tables && n.ready == tables && n.running == tables && n.services == tables {
 			break
 		}
-		if time.Since(logged) > 10*time.Second {
+		if time.Since(logged) > 10*time.Second*scale {
 			t.Logf("%v: %s", time.Since(start).Round(time.Second), n)
 			logged = time.Now()
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("after %v: %s (want %d of each)", time.Since(start).Round(time.Second), n, tables)
 		}
-		time.Sleep(time.Second)
+		time.Sleep(time.Second * scale)
 	}
 	took := time.Since(start)
 	rss, heap := memoryMB(t)
 	t.Logf("FIGURE entries=%d tables=%d: every Pod scheduled and Running and every Service made in %v (goal %v); "+
 		"test process (the manager's reconciler and caches, the TableHost's client, the test's lists): resident %d MB, live heap %d MB after GC (goal %d MB); load average %s",
 		entries, tables, took.Round(100*time.Millisecond), scaleGoal, rss, heap, scaleMemoryGoalMB, loadAverage())
-	if took > time.Duration(scaleDeadlineTimes)*scaleGoal*time.Duration(max(1, tables/1112)) {
+	if took > scaleDeadlineTimes*scaleGoal*scale {
 		t.Errorf("the tables took %v, over %d times the goal of %v", took, scaleDeadlineTimes, scaleGoal)
 	}
-	if rss > 2*scaleMemoryGoalMB*max(1, tables/1112) {
+	if rss > 2*scaleMemoryGoalMB*int(scale) {
 		t.Errorf("the test process holds %d MB, over twice the manager's goal of %d MB", rss, scaleMemoryGoalMB)
 	}
 
@@ -179,7 +182,7 @@ func TestClusterScale(t *testing.T) {
 			t.Fatalf("%v after the Tournament's deletion: %s left (want none; kube-controller-manager's log: %s)",
 				time.Since(del).Round(time.Second), n, c.logTail("kube-controller-manager"))
 		}
-		time.Sleep(time.Second)
+		time.Sleep(time.Second * scale)
 	}
 	t.Logf("FIGURE entries=%d: the garbage collector removed %d Tables, Pods and Services in %v", entries, tables, time.Since(del).Round(100*time.Millisecond))
 }
