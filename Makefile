@@ -1,5 +1,6 @@
 # pokerfloor's commands. `make test` and `make run` do all their own set-up on a fresh machine: Go
-# fetches the modules, hack/setup-envtest.sh builds the envtest binaries once and caches them.
+# fetches the modules, hack/setup-envtest.sh builds the envtest binaries once and caches them, and
+# hack/setup-cluster.sh the rest of a cluster without containers.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -24,12 +25,14 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 build:
 	go build -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
 
-## test: every test, the envtest (kube-apiserver and etcd) ones included
+## test: every test, the envtest (kube-apiserver and etcd) ones included, and the scale test on a
+## cluster without containers (hack/setup-cluster.sh: kube-scheduler, kube-controller-manager, kwok)
 test:
 	hack/setup-chromium.sh >/dev/null
 	hack/setup-prometheus.sh >/dev/null
 	assets=$$(hack/setup-envtest.sh | tail -n 1); \
-	KUBEBUILDER_ASSETS="$$assets" go test -timeout $(TEST_TIMEOUT) $(PKGS)
+	cluster=$$(hack/setup-cluster.sh | tail -n 1); \
+	KUBEBUILDER_ASSETS="$$assets" POKERFLOOR_CLUSTER_ASSETS="$$cluster" go test -timeout $(TEST_TIMEOUT) $(PKGS)
 
 ## run: a whole 180-player tournament on this machine (embedded Temporal, in-process bot tables);
 ## RUN_ARGS passes flags: make run RUN_ARGS="--players 1000 --output json"

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 )
 
@@ -318,5 +319,6 @@ func (r *TableReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&pokerv1.Table{}).
 		Owns(&corev1.Pod{}).
 		Owns(&corev1.Service{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: max(1, r.Config.TableWorkers)}).
 		Complete(r)
 }

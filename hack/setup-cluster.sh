@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Builds, once, the parts of a Kubernetes cluster without containers (ARCHITECTURE.md, "Tests
 # against real parts") and caches them beside the envtest binaries:
-#   - kube-scheduler and kube-controller-manager from k8s.io/kubernetes, in a throw-away module that
-#     points each staging module (v0.0.0 in kubernetes' go.mod) at its published v0.<minor>.<patch>,
-#     as hack/setup-envtest.sh does for kube-apiserver; both in one `go build`, which shares the work;
+#   - kube-scheduler and kube-controller-manager from k8s.io/kubernetes, by build_kubernetes
+#     (hack/lib.sh), as hack/setup-envtest.sh builds kube-apiserver; both in one `go build`;
 #   - kwok and kwokctl from sigs.k8s.io/kwok (its go.mod has no replace directives, so `go install
 #     module@version` builds it as released): kwok plays the kubelet's part (Pods scheduled onto
 #     fake nodes become Running without containers), kwokctl assembles the cluster from local binaries.
 # kube-apiserver and etcd come from hack/setup-envtest.sh. Every build runs under `nice -n 19`: the
-# machine is shared. The last line printed is the folder holding all seven binaries.
+# machine is shared. The last line printed is the folder holding all seven binaries and kwok-stages.yaml.
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-1.37.2}"
 KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
 here=$(cd "$(dirname "$0")" && pwd)
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/pokerfloor/cluster/${K8S_VERSION}-kwok-${KWOK_VERSION}"
-staging="v0.${K8S_VERSION#1.}"
+# shellcheck source=hack/lib.sh
+source "$here/lib.sh"
 
 log() { printf 'setup-cluster: %s\n' "$*" >&2; }
 
@@ -30,40 +30,7 @@ trap 'rm -rf "$work"' EXIT
 
 if [[ ! -x "$cache/kube-scheduler" || ! -x "$cache/kube-controller-manager" ]]; then
   log "building kube-scheduler and kube-controller-manager ${K8S_VERSION} (3 minutes here with kube-apiserver's build in Go's cache, once)"
-  mkdir -p "$work/k8s"
-  cd "$work/k8s"
-  go mod init pokerfloor.local/cluster-k8s >/dev/null 2>&1
-  go mod edit -go=1.26
-  go mod download -json "k8s.io/kubernetes@v${K8S_VERSION}" >"$work/k8s.json"
-  gomod=$(sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' "$work/k8s.json")
-  [[ -f "$gomod" ]] || { log "could not find kubernetes' go.mod in the module cache"; exit 1; }
-  go mod edit -require="k8s.io/kubernetes@v${K8S_VERSION}"
-  for m in $(awk '$1 ~ /^k8s\.io\// && $2 == "v0.0.0" {print $1}' "$gomod" | sort -u); do
-    go mod edit -replace="$m=$m@${staging}"
-  done
-  awk '/^require \(/{r=1;next} r&&/^\)/{r=0} r&&NF>=2&&$1!~/^k8s\.io\/(kubernetes)$/ && $2!="v0.0.0" {print $1"@"$2}' "$gomod" |
-    while read -r req; do go mod edit -require="$req"; done
-  cat >tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import (
-	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
-	_ "k8s.io/kubernetes/cmd/kube-scheduler"
-)
-GO
-  go mod tidy >/dev/null 2>&1 || true
-  minor=${K8S_VERSION#*.}
-  minor=${minor%%.*}
-  ldflags="-s -w"
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ldflags+=" -X $pkg.gitVersion=v${K8S_VERSION} -X $pkg.gitMajor=${K8S_VERSION%%.*} -X $pkg.gitMinor=${minor}"
-  done
-  mkdir -p "$work/out"
-  nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$work/out/" \
-    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kube-controller-manager
-  mv "$work/out/kube-scheduler" "$work/out/kube-controller-manager" "$cache/"
+  build_kubernetes "$K8S_VERSION" "$work/k8s" "$cache" kube-scheduler kube-controller-manager
 fi
 
 if [[ ! -x "$cache/kwok" || ! -x "$cache/kwokctl" ]]; then
@@ -71,6 +38,18 @@ if [[ ! -x "$cache/kwok" || ! -x "$cache/kwokctl" ]]; then
   GOBIN="$work/bin" nice -n 19 go install -trimpath -ldflags="-s -w" \
     "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}" "sigs.k8s.io/kwok/cmd/kwokctl@${KWOK_VERSION}"
   mv "$work/bin/kwok" "$work/bin/kwokctl" "$cache/"
+fi
+
+# kwok moves nodes and Pods through stages; kwokctl passes its "fast" ones, a kwok started alone
+# (the scale test) reads them from this file: nodes become Ready, Pods Running and Ready, deleted
+# Pods go at once.
+if [[ ! -s "$cache/kwok-stages.yaml" ]]; then
+  kwok_dir=$(cd "$work" && go mod download -json "sigs.k8s.io/kwok@${KWOK_VERSION}" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  for f in node/fast/node-initialize pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+    echo "---"
+    cat "$kwok_dir/kustomize/stage/$f.yaml"
+  done >"$cache/kwok-stages.yaml.tmp"
+  mv "$cache/kwok-stages.yaml.tmp" "$cache/kwok-stages.yaml"
 fi
 
 log "cluster binaries ready"

@@ -3,8 +3,8 @@
 #
 # envtest needs a real kube-apiserver and etcd. They cannot be downloaded as release binaries here, so
 # this script builds them from source modules:
-#   - kube-apiserver from k8s.io/kubernetes, in a throw-away module that replaces every staging module
-#     (listed as v0.0.0 in kubernetes' own go.mod) with its published v0.<minor>.<patch> release;
+#   - kube-apiserver from k8s.io/kubernetes (build_kubernetes in hack/lib.sh: a throw-away module
+#     that points every staging module at its published v0.<minor>.<patch> release);
 #   - etcd from go.etcd.io/etcd/server/v3.
 # The binaries go to ${XDG_CACHE_HOME:-$HOME/.cache}/pokerfloor/envtest/<version>; a second run finds
 # them there and builds nothing. The last line printed is that folder, for KUBEBUILDER_ASSETS.
@@ -13,7 +13,9 @@ set -euo pipefail
 K8S_VERSION="${K8S_VERSION:-1.37.2}"
 ETCD_VERSION="${ETCD_VERSION:-v3.6.16}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/pokerfloor/envtest/${K8S_VERSION}"
-staging="v0.${K8S_VERSION#1.}"
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=hack/lib.sh
+source "$here/lib.sh"
 
 log() { printf 'setup-envtest: %s\n' "$*" >&2; }
 
@@ -29,45 +31,7 @@ export CGO_ENABLED=0
 
 if [[ ! -x "$cache/kube-apiserver" ]]; then
   log "building kube-apiserver ${K8S_VERSION} (about 10 minutes on 2 cores, once)"
-  mkdir -p "$work/apiserver"
-  cd "$work/apiserver"
-  go mod init pokerfloor.local/envtest-apiserver >/dev/null 2>&1
-  go mod edit -go=1.26
-  # kubernetes' go.mod requires its staging modules at v0.0.0 and replaces them with ./staging paths;
-  # read that list and point each at the published release instead.
-  go mod download -json "k8s.io/kubernetes@v${K8S_VERSION}" >"$work/k8s.json"
-  gomod=$(sed -n 's/.*"GoMod": "\(.*\)".*/\1/p' "$work/k8s.json")
-  [[ -f "$gomod" ]] || { log "could not find kubernetes' go.mod in the module cache"; exit 1; }
-  go mod edit -require="k8s.io/kubernetes@v${K8S_VERSION}"
-  for m in $(awk '$1 ~ /^k8s\.io\// && $2 == "v0.0.0" {print $1}' "$gomod" | sort -u); do
-    go mod edit -replace="$m=$m@${staging}"
-  done
-  # Use kubernetes' own pins for everything else, so the build sees the versions it was released with.
-  awk '/^require \(/{r=1;next} r&&/^\)/{r=0} r&&NF>=2&&$1!~/^k8s\.io\/(kubernetes)$/ && $2!="v0.0.0" {print $1"@"$2}' "$gomod" |
-    while read -r req; do go mod edit -require="$req"; done
-  cat >tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-  go mod tidy >/dev/null 2>&1 || true
-  # Stamp the version as kubernetes' own build does (hack/lib/version.sh), or the server reports
-  # v0.0.0-master. envtest itself does not read it (the API server then falls back to its built-in
-  # 1.<minor> compatibility version), but discovery's /version and anything checking kubeVersion do.
-  # The build date is the release's, from the module proxy, so two builds of one release are the same.
-  info=$(sed -n 's/.*"Info": "\(.*\)".*/\1/p' "$work/k8s.json")
-  build_date=$(sed -n 's/.*"Time":"\([^"]*\)".*/\1/p' "$info" 2>/dev/null || true)
-  minor=${K8S_VERSION#*.}
-  minor=${minor%%.*}
-  ldflags="-s -w"
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ldflags+=" -X $pkg.gitVersion=v${K8S_VERSION} -X $pkg.gitMajor=${K8S_VERSION%%.*} -X $pkg.gitMinor=${minor}"
-    ldflags+=" -X $pkg.buildDate=${build_date:-1970-01-01T00:00:00Z}"
-  done
-  go build -trimpath -ldflags="$ldflags" -o "$cache/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
-  mv "$cache/kube-apiserver.tmp" "$cache/kube-apiserver"
+  build_kubernetes "$K8S_VERSION" "$work/apiserver" "$cache" kube-apiserver
 fi
 
 if [[ ! -x "$cache/etcd" ]]; then
@@ -97,7 +61,7 @@ import (
 func main() { etcdmain.Main(os.Args) }
 GO
   go mod tidy >/dev/null
-  go build -trimpath -ldflags="-s -w" -o "$cache/etcd.tmp" .
+  nice -n 19 go build -trimpath -ldflags="-s -w" -o "$cache/etcd.tmp" .
   mv "$cache/etcd.tmp" "$cache/etcd"
 fi
 

@@ -48,6 +48,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.String("table-key-secret", controllers.DefaultKeySecret, "the Secret, in each Tournament's namespace, whose key \"key\" signs the players' tokens")
 	f.Duration("table-grace", controllers.DefaultGracePeriod, "how long a stopping table Pod has to finish its hand")
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
+	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
 	f.String("metrics-address", ":8080", "address of the Prometheus /metrics (0: off)")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
@@ -83,6 +84,12 @@ func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error
 	var err error
 	if kc := get("kubeconfig"); kc != "" {
 		s.kube, err = clientcmd.BuildConfigFromFlags("", kc)
+		if err == nil && s.kube.QPS == 0 {
+			// As ctrl.GetConfig does: no client-side limit (client-go's default is 5 requests a
+			// second, which held the 1,112 Pods of a 10,000-entry field for minutes); the API
+			// server's priority and fairness limits instead.
+			s.kube.QPS = -1
+		}
 	} else {
 		s.kube, err = ctrl.GetConfig()
 	}
@@ -105,6 +112,7 @@ func readManagerConfig(v *viper.Viper) (controllers.Config, error) {
 		TemporalAddress: get("temporal-address"), TemporalNamespace: get("namespace"), TaskQueue: get("task-queue"),
 		TableImage: get("table-image"), TablePort: v.GetInt32("manager.table-port"), KeySecret: get("table-key-secret"),
 		TableGracePeriod: v.GetDuration("manager.table-grace"), PollInterval: v.GetDuration("manager.poll-interval"),
+		TableWorkers: v.GetInt("manager.table-workers"),
 	}
 	for _, part := range strings.Split(get("table-command"), ",") {
 		if part = strings.TrimSpace(part); part != "" {
@@ -113,6 +121,9 @@ func readManagerConfig(v *viper.Viper) (controllers.Config, error) {
 	}
 	if cfg.TablePort < 1 || cfg.TablePort > 65535 {
 		return cfg, usageErrorf("--table-port %d: expected 1 to 65535", cfg.TablePort)
+	}
+	if cfg.TableWorkers < 1 {
+		return cfg, usageErrorf("--table-workers %d: expected 1 or more", cfg.TableWorkers)
 	}
 	if cfg.PollInterval < 100*time.Millisecond {
 		return cfg, usageErrorf("--poll-interval %v: expected 100ms or more", cfg.PollInterval)
