@@ -427,6 +427,9 @@ func TestProgressiveKnockoutEndToEnd(t *testing.T) {
 	}
 	if rec := res.Record; rec == nil || len(rec.Errors) > 0 || rec.Summary.FinalTable == nil || len(rec.Summary.FinalTable.Seats) != spec.TableSize {
 		t.Errorf("the record: %+v", rec)
+		if rec != nil {
+			t.Logf("the final table: %+v", rec.Summary.FinalTable)
+		}
 	}
 	if len(res.Places) != int(field) || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
 		t.Errorf("%d places for %d entries; chip errors %v %v", len(res.Places), field, res.ChipErrors, check.errs)

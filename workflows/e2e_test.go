@@ -27,6 +27,8 @@ import (
 // way: chips conserved, and the hands each player was dealt while excluded (P3).
 type checkingController struct {
 	inner report.Reporter
+	// places is the sink the worker writes places out to (RecordPlaces).
+	places *countingSink
 
 	mu        sync.Mutex
 	hands     int64
@@ -143,10 +145,11 @@ func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client
 		inner = ctrl(c)
 	}
 	check := newCheckingController(inner)
+	check.places = &countingSink{places: map[int]Place{}}
 	host := NewLocalTableHost(check, BotTables(nil))
 	t.Cleanup(host.Close)
-	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
-	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) })
+	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) })
+	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) })
 	return c, host, check
 }
 
@@ -324,6 +327,7 @@ func TestTournament100PlayersEndToEnd(t *testing.T) {
 	}
 
 	checkPlaces(t, res, 100, 100*(11000-1000))
+	checkRowsWritten(t, res, check.places)
 
 	if len(res.Sanctions) != 2 {
 		t.Errorf("%d sanctions recorded, want the exclusion and the disqualification once each", len(res.Sanctions))
@@ -459,5 +463,30 @@ func checkPlaces(t *testing.T, res TournamentResult, players int, pool int64) {
 	}
 	if res.PrizePool != pool || paid != res.PrizePool {
 		t.Errorf("prize pool %d (want %d), prizes paid %d", res.PrizePool, pool, paid)
+	}
+}
+
+// checkRowsWritten: a tournament of one section wrote its record's rows out, every one once and in
+// order, as places with their rows; at most director.KeepRows places, the result keeps them all
+// (and the winner's, which is never written: the result has it).
+func checkRowsWritten(t *testing.T, res TournamentResult, sink *countingSink) {
+	t.Helper()
+	if res.Record == nil || len(res.Record.Rows) == 0 || len(res.Record.Rows) > director.KeepRows {
+		t.Fatalf("the record's rows: %+v", res.Record)
+	}
+	sink.mu.Lock()
+	defer sink.mu.Unlock()
+	var written []floor.PlaceRow
+	for i := range len(sink.places) {
+		p, ok := sink.places[i]
+		if !ok || p.Row == nil || p.Row.Place != p.Place || string(p.Row.Player) != p.Player {
+			t.Fatalf("place %d of %d written as %+v", i, len(sink.places), p)
+		}
+		written = append(written, *p.Row)
+	}
+	slices.SortStableFunc(written, func(a, b floor.PlaceRow) int { return a.Place - b.Place })
+	kept := res.Record.Rows[1:] // the winner's row is the result's
+	if !slices.EqualFunc(written, kept, func(a, b floor.PlaceRow) bool { return a.Place == b.Place && a.Player == b.Player }) {
+		t.Errorf("%d rows written, the result has %d besides the winner's", len(written), len(kept))
 	}
 }

@@ -3,7 +3,6 @@ package workflows
 import (
 	"context"
 	"errors"
-	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
@@ -239,22 +238,8 @@ func (w *topRun) writePlaces(ctx workflow.Context) {
 	if len(w.t.Unwritten) == 0 || w.writing {
 		return
 	}
-	places := w.t.Unwritten[:min(len(w.t.Unwritten), placesPerWrite)]
 	w.writing = true
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
-	})
-	f := workflow.ExecuteActivity(actx, RecordPlacesActivity, w.t.ID, w.t.Written, places)
-	n := len(places)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		defer func() { w.writing = false; w.wake = true }()
-		if err := f.Get(ctx, nil); err != nil {
-			workflow.GetLogger(ctx).Error("places not written", "error", err)
-			return
-		}
-		w.t.WroteOut(n)
-	})
+	writePlaces(ctx, w.t.ID, w.t.Written, w.t.Unwritten, w.t.WroteOut, func() { w.writing = false; w.wake = true })
 }
 
 // armClock keeps one timer on the end of the period running (B3).

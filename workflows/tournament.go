@@ -171,6 +171,13 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 			return err
 		}
 	}
+	// Every row of the record written out (the result keeps the best, the sink has them all).
+	for !w.rowsWritten() {
+		w.writeRows(ctx)
+		if err := workflow.Await(ctx, func() bool { return !w.writing }); err != nil {
+			return err
+		}
+	}
 	return w.waitSent(ctx)
 }
 
@@ -187,10 +194,11 @@ type tournamentWorkflow struct {
 	clock periodTimer
 
 	// futures of activities not yet done; busy counts the table starts in progress, sending the
-	// signals.
+	// signals; writing: the record's rows are being written out (record_places.go).
 	pending []workflow.Future
 	busy    int
 	sending int
+	writing bool
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -286,6 +294,7 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 		w.track(workflow.ExecuteActivity(actx, ReplaceTableActivity, w.hosted(id)))
 	}
 	s.Replacing = nil
+	w.writeRows(ctx)
 }
 
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
@@ -401,7 +410,10 @@ func (w *tournamentWorkflow) allClosed() bool {
 
 // quiet: no handler is running, no table starting, no activity in flight.
 func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
-	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 || w.upBusy {
+	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 || w.upBusy || w.writing {
+		return false
+	}
+	if _, rows := w.s.RecordUnwritten(); len(rows) > carryRows {
 		return false
 	}
 	for _, f := range w.pending {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
@@ -40,6 +41,7 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterWorkflow(TournamentWorkflow)
 	env.RegisterWorkflow(TableWorkflow)
 	env.RegisterActivity(&TableActivities{})
+	env.RegisterActivityWithOptions((&placeActivities{}).RecordPlaces, activity.RegisterOptions{Name: RecordPlacesActivity})
 	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(CreateTablesActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)

@@ -23,7 +23,7 @@ import (
 //	temporal.db, temporal.db-wal, lock   the embedded server's database: the tournament in progress
 //	current.json                         which tournament that is, and its settings (resume reads it)
 //	tables.jsonl                         the tables the tournament asked this process to host
-//	places.jsonl                         a tournament of sections' places, as they are given
+//	places.jsonl                         the places as they are given (a tournament of one section's with their record rows)
 //	runs/<tournament>/results.json       each finished tournament's results (kept)
 //	runs/<tournament>/summary.txt        the same as text
 //

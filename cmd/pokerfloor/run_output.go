@@ -63,6 +63,9 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	if res.Places, err = allPlaces(s.DataDir, res); err != nil {
 		return fmt.Errorf("tournament %s: %w", t.ID(), err)
 	}
+	if err := allRows(s.DataDir, res); err != nil {
+		return fmt.Errorf("tournament %s: %w", t.ID(), err)
+	}
 	final := workflows.Progress{Entries: s.Players, PlayersLeft: 1, Tables: 1, HandsPlayed: res.HandsPlayed, Finished: true}
 	if p, err := t.Progress(ctx); err == nil {
 		final = p

@@ -14,11 +14,14 @@ import (
 	"sync"
 
 	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // placesFile, in the data dir, holds the places of a tournament of sections as they are given,
 // one JSON object a line: its workflow keeps only the best workflows' places in its state, so
-// the run reads the whole list from here at the end.
+// the run reads the whole list from here at the end. A tournament of one section writes its
+// record's rows here the same way (each place with its row: its state keeps the best).
 const placesFile = "places.jsonl"
 
 // placeFile is the local run's workflows.PlaceSink: it appends the places to placesFile. A call
@@ -122,4 +125,29 @@ func allPlaces(dataDir string, r workflows.TournamentResult) ([]workflows.Place,
 		return nil, fmt.Errorf("%s holds %d places of %d", placesFile, len(all), r.Entries)
 	}
 	return all, nil
+}
+
+// allRows completes the record's rows of the result: a tournament of one section keeps its best
+// director.KeepRows rows and wrote every row but the winner's to placesFile, each with its place.
+func allRows(dataDir string, r workflows.TournamentResult) error {
+	rec := r.Record
+	if rec == nil || r.Entries <= director.KeepRows {
+		return nil // nothing was left out
+	}
+	all, err := readPlaces(dataDir)
+	if err != nil {
+		return fmt.Errorf("the result keeps %d rows of the record for %d entries and the rest cannot be read: %w", len(rec.Rows), r.Entries, err)
+	}
+	kept := map[floor.PlayerID]bool{}
+	for _, row := range rec.Rows {
+		kept[row.Player] = true
+	}
+	for _, p := range all {
+		if p.Row != nil && !kept[p.Row.Player] {
+			kept[p.Row.Player] = true
+			rec.Rows = append(rec.Rows, *p.Row)
+		}
+	}
+	slices.SortStableFunc(rec.Rows, func(a, b floor.PlaceRow) int { return a.Place - b.Place })
+	return nil
 }

@@ -12,14 +12,23 @@ import (
 // The director's end-of-run list (floor.TournamentRecord), kept from the tournament's news: each
 // place's bust level, table, hand and eliminators, the bubble, the final table, the chip leader
 // and the average stack over time, eliminations, breaks and moves by level. The record's
-// aggregates are bounded; the rows of the places (one a player) are kept here, for a tournament of
-// one section (at most 1,800 entries: about 100 bytes each).
+// aggregates are bounded; of the places' rows (one a player, about 120 bytes each: 210 KB at
+// 1,800 entries) the state keeps the best KeepRows, and queues every one to be written out as a
+// Place with its Row (Unwritten, through the RecordPlaces activity to the run's PlaceSink, as a
+// tournament of sections writes its places), so that a run's continue-as-new input stays bounded.
+
+// KeepRows is how many of the best places' rows the record keeps in the state (and in the result).
+const KeepRows = 100
 
 // RecordState is the record and what it has taken in so far.
 type RecordState struct {
 	Record *floor.TournamentRecord `json:"record"`
-	// Rows are the places given, by player, as the record streamed them.
+	// Rows are the best places given so far (at most KeepRows), as the record streamed them.
 	Rows []floor.PlaceRow `json:"rows,omitempty"`
+	// Unwritten are the rows given and not yet written out, as places; Written counts those
+	// written (the index of Unwritten[0] among them).
+	Unwritten []Place `json:"unwritten,omitempty"`
+	Written   int     `json:"written,omitempty"`
 	// Facts are the busts heard from the tables and not yet placed (a hand-for-hand round's wait
 	// for its other tables): where and to whom each player went out.
 	Facts map[string]bustFacts `json:"facts,omitempty"`
@@ -110,7 +119,7 @@ func (s *TournamentState) recordNews() {
 		if len(g.Busts) >= r.PlayersLeft {
 			continue // the last group of a tournament ended by a deal or a disqualification: Places has them
 		}
-		s.recordErr(r.Bust(g, s.Payouts, func(row floor.PlaceRow) { rs.Rows = append(rs.Rows, row) }))
+		s.recordErr(r.Bust(g, s.Payouts, rs.keep))
 	}
 	// A field that starts at one table: its final table is the first line-up with everyone seated.
 	if r.FinalTable == nil && s.OpenTables() == 1 && !s.MovesPending() && s.Left() >= 2 {
@@ -202,6 +211,39 @@ func (s *TournamentState) recordFinalTable() {
 	}
 }
 
+// keep queues a row to be written out, and keeps it when it is one of the best KeepRows.
+func (rs *RecordState) keep(row floor.PlaceRow) {
+	pl := Place{Place: row.Place, Player: string(row.Player), Prize: row.PrizeCents, Shared: row.Shared, Row: &row}
+	rs.Unwritten = append(rs.Unwritten, pl)
+	if row.Place <= KeepRows {
+		rs.Rows = append(rs.Rows, row)
+	}
+}
+
+// RecordUnwritten is the record's rows not yet written out (as places, with their rows), and the
+// index of the first among all written; nil without a record (a section, or a tournament of
+// sections, which writes its places itself).
+func (s *TournamentState) RecordUnwritten() (from int, places []Place) {
+	if rs := s.Tools.Record; rs != nil {
+		return rs.Written, rs.Unwritten
+	}
+	return 0, nil
+}
+
+// RecordWroteOut notes that the first n of the record's unwritten rows were written out.
+func (s *TournamentState) RecordWroteOut(n int) {
+	rs := s.Tools.Record
+	if rs == nil {
+		return
+	}
+	n = min(n, len(rs.Unwritten))
+	rs.Unwritten = slices.Delete(rs.Unwritten, 0, n)
+	rs.Written += n
+	if len(rs.Unwritten) == 0 {
+		rs.Unwritten = nil
+	}
+}
+
 func (s *TournamentState) recordErr(err error) {
 	if err != nil && s.Tools.Record != nil && len(s.Tools.Record.Errors) < 20 {
 		s.Tools.Record.Errors = append(s.Tools.Record.Errors, err.Error())
@@ -209,7 +251,9 @@ func (s *TournamentState) recordErr(err error) {
 }
 
 // RecordResult is the end-of-run list: the summary (money, payout bands, bubble, final table,
-// levels, breaks and moves, stacks over time, where it ended) and the places' rows, best first.
+// levels, breaks and moves, stacks over time, where it ended) and the best KeepRows places' rows,
+// best first (every row was written out through the run's PlaceSink: the local run reads the rest
+// back).
 type RecordResult struct {
 	Summary floor.RecordSummary `json:"summary"`
 	Rows    []floor.PlaceRow    `json:"rows"`

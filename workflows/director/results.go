@@ -224,6 +224,9 @@ type Place struct {
 	Player string `json:"player"`
 	Prize  int64  `json:"prize"`
 	Shared int    `json:"shared,omitempty"` // how many share the places from Place (R7)
+	// Row is the record's row of the place (where and to whom he went out), in the places a
+	// tournament of one section writes out (RecordState.Unwritten); nil elsewhere.
+	Row *floor.PlaceRow `json:"row,omitempty"`
 }
 
 // Result is the tournament's result: places best first.

@@ -1,0 +1,74 @@
+package director
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// maxRecordState bounds the record's share of a continue-as-new input (the project's bound on
+// the whole input is 256 KB, ARCHITECTURE.md, Scale): its aggregates, the best KeepRows rows and
+// the rows a run may carry unwritten (the workflow's carryRows, 100).
+const maxRecordState = 40 << 10
+
+// TestRecordStreamsItsRows plays a tournament of 1,800 entries (200 tables, the most one section
+// holds) to its last 20 players, writing the record's rows out after every step as the workflow
+// does (RecordPlaces), and measures what its run would continue as new with (the spec and the
+// state): the record's part stays within maxRecordState instead of growing with the places (its
+// rows alone were 210 KB), and the rows written and kept are every place given.
+func TestRecordStreamsItsRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 1,800 entries")
+	}
+	spec := simSpec(OneSectionTables * 9)
+	if spec.Sectioned() {
+		t.Fatal("1,800 entries should play as one section")
+	}
+	f := newFloorSim(t, spec, 1)
+	f.s.Step(f.now)
+	f.flush()
+	written := map[int]Place{} // by index among the places written, as the sink keeps them
+	drain := func() {
+		from, places := f.s.RecordUnwritten()
+		for i, p := range places {
+			written[from+i] = p
+		}
+		f.s.RecordWroteOut(len(places))
+	}
+	f.until(func() bool { drain(); return f.s.Left() <= 20 })
+	// The last step's rows, as a run that continues as new carries them.
+	from, unwritten := f.s.RecordUnwritten()
+	in := struct {
+		Spec  TournamentSpec   `json:"spec"`
+		State *TournamentState `json:"state"`
+	}{f.s.Spec, f.s}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := json.Marshal(f.s.Tools.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d left, %d rows written, %d unwritten: continue-as-new input %d bytes, the record %d of them", f.s.Left(), from, len(unwritten), len(b), len(rec))
+	if len(rec) > maxRecordState {
+		t.Errorf("the record is %d bytes at 1,800 entries (%d left): over %d", len(rec), f.s.Left(), maxRecordState)
+	}
+	drain()
+	rows, best := map[int]bool{}, 0
+	for i := range len(written) {
+		p, ok := written[i]
+		if !ok || p.Row == nil || p.Row.Place != p.Place || string(p.Row.Player) != p.Player {
+			t.Fatalf("place %d written as %+v", i, p)
+		}
+		rows[p.Place] = true
+		if p.Place <= KeepRows {
+			best++
+		}
+	}
+	if given := len(f.s.Field) - f.s.Left(); len(written) != given || len(rows) != given {
+		t.Errorf("%d rows written (%d places) for %d places given", len(written), len(rows), given)
+	}
+	if n := len(f.s.Tools.Record.Rows); n != best {
+		t.Errorf("%d rows kept, %d of the best %d places given", n, best, KeepRows)
+	}
+}
