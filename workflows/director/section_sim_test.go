@@ -134,9 +134,13 @@ func playSections(t *testing.T, seed uint64) {
 	spec := simSpec(2000)
 	spec.SectionTables = 20
 	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+	playSectionsSpec(t, spec, seed, 12)
+}
+
+func playSectionsSpec(t *testing.T, spec TournamentSpec, seed uint64, sections int) {
 	sim := newSectionSim(t, spec, seed)
-	if n := len(sim.top.Sections); n != 12 {
-		t.Fatalf("%d sections for 223 tables of 20 a section, want 12", n)
+	if n := len(sim.top.Sections); sections > 0 && n != sections {
+		t.Fatalf("%d sections, want %d", n, sections)
 	}
 	most := 0
 	for k := 0; !sim.top.Finished || slices.ContainsFunc(sim.top.Sections, func(r SectionRecord) bool { return r.Phase != SectionClosed }); k++ {
@@ -152,11 +156,12 @@ func playSections(t *testing.T, seed uint64) {
 		}
 	}
 	written := append(sim.written, sim.top.Unwritten...)
-	if len(written) != 2000 {
-		t.Fatalf("%d places written, want 2000", len(written))
+	entries := spec.PlayerCount
+	if len(written) != entries {
+		t.Fatalf("%d places written, want %d", len(written), entries)
 	}
 	seen := map[string]bool{}
-	places := make([]bool, 2001)
+	places := make([]bool, entries+1)
 	var prizes int64
 	for _, p := range written {
 		if seen[p.Player] {
@@ -168,7 +173,7 @@ func playSections(t *testing.T, seed uint64) {
 		}
 		prizes += p.Prize
 	}
-	for k := 1; k <= 2000; k++ {
+	for k := 1; k <= entries; k++ {
 		if !places[k] {
 			t.Fatalf("place %d not given", k)
 		}
@@ -183,8 +188,31 @@ func playSections(t *testing.T, seed uint64) {
 	if sim.burst != "" {
 		t.Error(sim.burst)
 	}
-	if most > 20*9*2 {
+	if most > spec.SectionTables*spec.TableSize*2 {
 		t.Errorf("a section held %d player records at once", most)
 	}
 	t.Logf("%d hands, %d hand-for-hand rounds, at most %d player records in a section", sim.top.HandsPlayed(), sim.top.HandForHand.Rounds, most)
+}
+
+// TestSectionsSmallField plays 1,000 entries (the size of TestTournamentLarge) in two sections of
+// 100 and 56 tables, over many seeds: many tables with few players each near the bubble, tables
+// breaking during hand-for-hand rounds. Seed 13 of the first once panicked (a table that closed
+// during a round was forgotten, and the round's check found no record: the section's workflow task
+// failed at every try, and the tournament waited forever on its round); seed 46 of the second
+// counted no chips at the winner's closed table after the end.
+func TestSectionsSmallField(t *testing.T) { // rules R1, R4, R5, R7
+	standard, err := floor.BuiltinStructure(floor.StructureStandard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tables := range []int{100, 56} {
+		for seed := uint64(1); seed <= 50; seed++ {
+			t.Run(fmt.Sprintf("%d tables seed %d", tables, seed), func(t *testing.T) {
+				spec := simSpec(1000)
+				spec.SectionTables = tables
+				spec.Structure = standard
+				playSectionsSpec(t, spec, seed, 2)
+			})
+		}
+	}
 }

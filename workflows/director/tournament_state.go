@@ -632,8 +632,12 @@ func (s *TournamentState) stays(id string) {
 }
 
 // checkChips is the conservation invariant (R1, P4): the chips at the tables as they last told,
-// plus those in the hands of moving players, are the ledger's.
+// plus those in the hands of moving players, are the ledger's. Once the tournament is over its
+// tables close and tell no stacks: there is nothing left to check (as TopState.checkChips).
 func (s *TournamentState) checkChips(ev TableEvent) {
+	if s.Finished {
+		return
+	}
 	sum := s.chipsInPlay()
 	want := s.Ledger.Total()
 	if s.Section != nil {
@@ -1056,10 +1060,13 @@ func (s *TournamentState) lastTable(now time.Time) {
 	}
 }
 
+// roundDone: every table the round was opened at has dealt it, or closed. A section forgets a
+// table once it has closed (compact), which may be during the round: a table no longer on the
+// books has closed.
 func (s *TournamentState) roundDone() bool {
 	for _, id := range s.HandForHand.Participants {
 		t := s.Table(id)
-		if !t.Closed && !t.Closing && t.RoundDone < s.HandForHand.Round {
+		if t != nil && !t.Closed && !t.Closing && t.RoundDone < s.HandForHand.Round {
 			return false
 		}
 	}
