@@ -77,8 +77,10 @@ func (sim *sectionSim) once() {
 	for _, m := range sim.up[:k] {
 		left, paid := sim.top.Left, len(sim.top.Payouts.Prizes)
 		sim.top.OnEvents(m.section, m.msgs)
-		if left > paid && sim.top.Left <= paid && !sim.top.HandForHand.On && sim.burst == "" {
-			sim.burst = fmt.Sprintf("the bubble burst out of the rounds (%d left, %d paid)", left, paid)
+		// The places of a grouped round are given when the round is done (Step): the bubble
+		// bursting as an event is taken is a burst out of the grouped rounds.
+		if left > paid && sim.top.Left <= paid && sim.burst == "" {
+			sim.burst = fmt.Sprintf("the bubble burst out of the grouped hand-for-hand rounds (%d left, %d paid)", left, paid)
 		}
 		if sim.rng.IntN(10) == 0 {
 			sim.top.OnEvents(m.section, m.msgs)

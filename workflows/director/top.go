@@ -380,22 +380,16 @@ func (t *TopState) Step(now time.Time) {
 	if !h.Open && t.settled() {
 		t.planSections()
 	}
-	left, paid, before := t.Left, len(t.Payouts.Prizes), t.Spec.HandForHandBefore
 	tables := t.Tables()
-	alone := tables == 1 && t.settled()
-	approach := t.Spec.Simulation && before >= 0 && left > paid && !alone && (h.Approach || left <= paid+max(before, 1)+4*tables)
-	if approach != h.Approach {
+	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), tables, tables == 1 && t.settled())
+	if approach := bubble.approach(h.Approach); approach != h.Approach {
 		h.Approach = approach
 		t.broadcast(SectionOrder{Approach: &approach})
 	}
 	if h.Open {
 		return
 	}
-	grouped := before >= 0 && floor.HandForHand(left, paid, before) && !alone
-	lockstep := grouped
-	if t.Spec.Simulation && before >= 0 && left > paid && !alone {
-		lockstep = h.On || left <= paid+max(before, 1)+tables+2
-	}
+	lockstep, grouped := bubble.rounds(h.On)
 	switch {
 	case lockstep && !h.On:
 		h.On = true

@@ -811,15 +811,7 @@ func (s *TournamentState) Step(now time.Time) {
 	if h.Open {
 		return
 	}
-	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
-	// A table alone plays one hand at a time by itself, and the players it eliminates in one hand
-	// are one group (R7): rounds would only make it wait for the tournament between hands.
-	grouped := before >= 0 && floor.HandForHand(left, paid, before) && !s.alone()
-	lockstep := grouped
-	if s.Spec.Simulation && before >= 0 && left > paid && !s.alone() {
-		// Once in rounds, in rounds until the money (tables breaking shrink the margin).
-		lockstep = h.On || left <= paid+max(before, 1)+s.OpenTables()+2
-	}
+	lockstep, grouped := s.bubble().rounds(h.On)
 	switch {
 	case lockstep && !h.On:
 		// A barrier first: every table stops when its hand ends, so that none deals on while the
@@ -853,9 +845,12 @@ func (s *TournamentState) openRound(grouped, skip bool) {
 // approachBubble notes when a simulation nears the bubble: from then on every table tells every
 // hand (creditWindow), so that the floor sees the bubble come.
 func (s *TournamentState) approachBubble() {
-	left, paid, before := s.Left(), len(s.Payouts.Prizes), s.Spec.HandForHandBefore
-	s.HandForHand.Approach = s.Spec.Simulation && before >= 0 && left > paid && !s.alone() &&
-		(s.HandForHand.Approach || left <= paid+max(before, 1)+4*s.OpenTables())
+	s.HandForHand.Approach = s.bubble().approach(s.HandForHand.Approach)
+}
+
+// bubble is where the field stands against the money.
+func (s *TournamentState) bubble() bubble {
+	return s.Spec.bubble(s.Left(), len(s.Payouts.Prizes), s.OpenTables(), s.alone())
 }
 
 // alone says one table is left in play and no player is on his way to it: there is no other

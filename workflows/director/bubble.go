@@ -1,0 +1,45 @@
+package director
+
+import "github.com/pokerfloor/pokerfloor/workflows/floor"
+
+// bubble is where a field (a tournament's, or the whole field of a tournament of sections) stands
+// against the money, for hand-for-hand (R7).
+type bubble struct {
+	spec               TournamentSpec
+	left, paid, tables int
+	// alone: one table is left and nobody is on his way to it; it plays one hand at a time by
+	// itself, and the players it eliminates in one hand are one group (R7): rounds would only make
+	// it wait for the tournament between hands.
+	alone bool
+}
+
+func (s TournamentSpec) bubble(left, paid, tables int, alone bool) bubble {
+	return bubble{spec: s, left: left, paid: paid, tables: tables, alone: alone}
+}
+
+// nearing: a simulation's tables play toward the bubble, which rounds may be needed for.
+func (b bubble) nearing() bool {
+	return b.spec.Simulation && b.spec.HandForHandBefore >= 0 && b.left > b.paid && !b.alone
+}
+
+// approach says whether a simulation nears the bubble (approaching, it was already): from then on
+// every table tells every hand, so that the floor sees the bubble come.
+func (b bubble) approach(approaching bool) bool {
+	return b.nearing() && (approaching || b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+4*b.tables)
+}
+
+// rounds says whether the tables play in hand-for-hand rounds (lockstep; on: they do already) and
+// whether a round's eliminations are one group for the places (R7). Within HandForHandBefore of
+// the money both. A simulation goes into rounds earlier, tables breaking shrinking the margin,
+// and stays in them until the money; there a round may bust several players across the bubble,
+// so every round of its is grouped: the eliminations of one hand-for-hand hand count as
+// simultaneous (R7, TDA RP-8).
+func (b bubble) rounds(on bool) (lockstep, grouped bool) {
+	before := b.spec.HandForHandBefore
+	grouped = before >= 0 && floor.HandForHand(b.left, b.paid, before) && !b.alone
+	if !b.nearing() {
+		return grouped, grouped
+	}
+	lockstep = on || b.left <= b.paid+max(before, 1)+b.tables+2
+	return lockstep, lockstep
+}
