@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -40,25 +41,52 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	w1 := srv.NewWorker(TaskQueue, register)
 	srv.NewWorker(TableTaskQueue(TaskQueue), register) // the tables keep theirs: the tournament's worker is the one restarted
 
-	spec := clockSpec()
-	spec.Structure.Speed = 150 // a 10-minute level lasts 4 seconds, the break 2
-	s := time.Second
-	schedule := []time.Duration{0, 4 * s, 8 * s, 10 * s, 14 * s} // the start of each period
-	lastEnds := 18 * s                                           // the last level's end: its timer finds nothing to change
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	tour, err := StartTournament(ctx, c, "restart", "", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := waitClock(ctx, t, tour, func(v ClockView) bool { return len(v.Changes) >= 1 })
-	w1.Stop()
-	worker.PurgeStickyWorkflowCache()
-	if since := time.Since(clock.Started); since >= schedule[1] {
-		t.Fatalf("the first worker ran until %v, past level 2's start at %v: no outage to test", since, schedule[1])
+	// The outage must begin before level 2 is due: on a machine too slow for that at one speed,
+	// the test starts again at a slower one (the speed sets only how long it takes).
+	var (
+		tour               *Tournament
+		clock              ClockView
+		schedule           []time.Duration
+		lastEnds           time.Duration
+		speeds             = []int{150, 50, 15}
+		s                  = time.Second
+		periodsAtSpeed150  = []time.Duration{0, 4 * s, 8 * s, 10 * s, 14 * s} // the start of each period
+		lastEndsAtSpeed150 = 18 * s                                           // the last level's end: its timer finds nothing to change
+	)
+	for k, speed := range speeds {
+		spec := clockSpec()
+		spec.Structure.Speed = speed // at 150, a 10-minute level lasts 4 seconds, the break 2
+		scale := func(d time.Duration) time.Duration { return d * 150 / time.Duration(speed) }
+		schedule = nil
+		for _, d := range periodsAtSpeed150 {
+			schedule = append(schedule, scale(d))
+		}
+		lastEnds = scale(lastEndsAtSpeed150)
+		var err error
+		tour, err = StartTournament(ctx, c, fmt.Sprintf("restart-%d", k), "", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock = waitClock(ctx, t, tour, func(v ClockView) bool { return len(v.Changes) >= 1 })
+		w1.Stop()
+		worker.PurgeStickyWorkflowCache()
+		since := time.Since(clock.Started)
+		if since < schedule[1] {
+			break
+		}
+		if k == len(speeds)-1 {
+			t.Fatalf("the first worker ran until %v, past level 2's start at %v, at every speed: no outage to test", since, schedule[1])
+		}
+		t.Logf("at speed %v the first worker ran until %v, past level 2's start at %v: again, slower", speed, since, schedule[1])
+		if err := c.TerminateWorkflow(ctx, tour.ID, "", "the outage came too late"); err != nil {
+			t.Fatal(err)
+		}
+		w1 = srv.NewWorker(TaskQueue, register)
 	}
 	// The outage lasts until level 2 is due, and a while after.
-	time.Sleep(time.Until(clock.Started.Add(schedule[1] + s)))
+	time.Sleep(time.Until(clock.Started.Add(schedule[1] + schedule[1]/4)))
 	restart := time.Now()
 	srv.NewWorker(TaskQueue, register)
 	clock = waitClock(ctx, t, tour, func(v ClockView) bool { return v.State.Period == 4 })
