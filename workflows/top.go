@@ -258,8 +258,8 @@ func (w *topRun) clockFired() bool { return w.clock.fired() }
 // register sets the queries and the director's updates of a tournament of sections.
 func (w *topRun) register(ctx workflow.Context) error {
 	t := w.t
-	notYet := func() error {
-		return temporal.NewNonRetryableApplicationError(director.ErrSections.Error(), "NotInSections", nil)
+	refused := func(err error) error {
+		return temporal.NewNonRetryableApplicationError(err.Error(), "NotInSections", nil)
 	}
 	queries := map[string]any{
 		ProgressQuery:  func() (Progress, error) { return t.Progress(workflow.Now(ctx)), nil },
@@ -268,7 +268,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 		ClockQuery:     func() (ClockView, error) { return t.ClockView(workflow.Now(ctx)), nil },
 		PayoutsQuery:   func() (PayoutsView, error) { return t.PayoutsView(), nil },
 		SanctionsQuery: func() ([]SanctionRecord, error) { return nil, nil },
-		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, director.ErrSections },
+		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, t.RefuseDeal() },
 		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
 	}
 	for name, h := range queries {
@@ -277,7 +277,6 @@ func (w *topRun) register(ctx workflow.Context) error {
 		}
 	}
 	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
-	refuse := func(ctx workflow.Context, _ any) error { return notYet() }
 	return errors.Join(
 		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
@@ -290,14 +289,16 @@ func (w *topRun) register(ctx workflow.Context) error {
 				r.Key = key(ctx)
 				return t.VerifyClock(r)
 			}}),
-		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate, func(ctx workflow.Context, r SanctionRequest) error { return notYet() },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error { return refuse(ctx, r) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate, func(ctx workflow.Context, r RegisterRequest) error { return notYet() },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error { return refuse(ctx, r) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate, func(ctx workflow.Context, r RebuyRequest) error { return notYet() },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error { return refuse(ctx, r) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate, func(ctx workflow.Context, r DealRequest) error { return notYet() },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return refuse(ctx, r) }}),
+		// Each refused, in its validator (nothing is recorded), with what keeps it from a
+		// tournament of sections today.
+		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate, func(ctx workflow.Context, r SanctionRequest) error { return refused(t.RefuseSanction(r)) },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error { return refused(t.RefuseSanction(r)) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate, func(ctx workflow.Context, r RegisterRequest) error { return refused(t.RefuseRegister(r)) },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error { return refused(t.RefuseRegister(r)) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate, func(ctx workflow.Context, r RebuyRequest) error { return refused(t.RefuseRebuy(r)) },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error { return refused(t.RefuseRebuy(r)) }}),
+		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate, func(ctx workflow.Context, r DealRequest) error { return refused(t.RefuseDeal()) },
+			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return refused(t.RefuseDeal()) }}),
 		registerToolsRefused(ctx),
 	)
 }

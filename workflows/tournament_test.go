@@ -1,14 +1,19 @@
 package workflows
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/server/temporaltest"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
@@ -142,4 +147,64 @@ func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.T
 	// next report would.
 	st.ApplyOrders(&director.TableEvent{})
 	return st
+}
+
+// TestSectionsRefuseActionsOnPlayers: a tournament of several sections, through the client API on
+// a real server, takes clock actions and refuses entries, re-entries, rebuys, sanctions and deals,
+// each with an error that names the action and what keeps it from a tournament of sections (its
+// players' records are in the sections' states); nothing refused is recorded.
+func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	c := srv.GetDefaultClient()
+	register := func(r worker.Registry) { Register(r, idleHost{}) } // the tables deal nothing: the state stands still
+	srv.NewWorker(TaskQueue, register)
+	srv.NewWorker(TableTaskQueue(TaskQueue), register)
+	spec := clockSpec()
+	spec.PlayerCount, spec.Players, spec.SectionTables = 40, nil, 2 // 5 tables in 3 sections
+	if !spec.Sectioned() {
+		t.Fatal("the spec plays as one tournament")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tour, err := StartTournament(ctx, c, "refusals", "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td", Reason: "a dispute"}); err != nil {
+		t.Fatalf("pause: %v", err)
+	}
+	_, errEntry := tour.Register(ctx, RegisterRequest{Player: "late"})
+	_, errReEntry := tour.Register(ctx, RegisterRequest{ReEntryOf: "p001"})
+	errRebuy := tour.Rebuy(ctx, RebuyRequest{Player: "p001"})
+	_, errSanction := tour.Sanction(ctx, SanctionRequest{Player: "p002", Kind: floor.Warning, Reason: "abuse", By: "td"})
+	_, errDeal := tour.Deal(ctx, DealRequest{Method: "icm", ApprovedBy: "td"})
+	_, errQuote := tour.DealQuote(ctx, DealRequest{Method: "icm"})
+	for _, c := range []struct {
+		err        error
+		name, want string
+	}{
+		{errEntry, "entry", "entry refused: a late entry needs a seat"},
+		{errReEntry, "re-entry", "re-entry of p001 refused: the player's record"},
+		{errRebuy, "rebuy", "rebuy for p001 refused: the player's record"},
+		{errSanction, "sanction", "sanction of p002 refused: the player's table"},
+		{errDeal, "deal", "deal refused: a deal needs every player's stack"},
+		{errQuote, "deal quote", "deal refused: a deal needs every player's stack"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, c.err, c.want)
+		}
+	}
+	p, err := tour.Progress(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Entries != 40 || p.PlayersLeft != 40 || !p.Paused {
+		t.Errorf("progress %+v: want 40 entries, 40 left, paused (the refusals recorded nothing, the pause took)", p)
+	}
+	if err := c.CancelWorkflow(ctx, tour.ID, ""); err != nil {
+		t.Fatal(err)
+	}
 }

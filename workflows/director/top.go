@@ -546,6 +546,50 @@ func (t *TopState) Clock(r ClockRequest, now time.Time) {
 // ErrSections is the answer to a director's action a tournament of sections does not take yet.
 var ErrSections = errors.New("a tournament of several sections takes clock actions only; entries, rebuys, sanctions and deals are for a tournament of one section")
 
+// ErrNotInSections is a director's action a tournament of sections refuses, and why: the
+// tournament keeps no player's record (each is in his section's state, so that no state grows
+// with the field), and an action on a player is not yet routed to his section.
+type ErrNotInSections struct {
+	Action string // "entry", "re-entry", "rebuy", "sanction", "deal"
+	Why    string
+}
+
+func (e ErrNotInSections) Error() string {
+	return fmt.Sprintf("%s refused: %s (a tournament of several sections takes clock actions only)", e.Action, e.Why)
+}
+
+// Unwrap makes every refusal an ErrSections.
+func (e ErrNotInSections) Unwrap() error { return ErrSections }
+
+// Why a tournament of sections refuses each director's action.
+const (
+	whyEntry    = "a late entry needs a seat from the section with the fewest players, and no section takes entries from the tournament yet"
+	whyPlayer   = "the player's record (stack, table, rebuys, sanctions) is in his section's state, and the tournament does not route actions on a player to his section yet"
+	whyDeal     = "a deal needs every player's stack after the last hand with every section's tables paused, and the tournament does not gather them from its sections yet"
+	whySanction = "the player's table and history of sanctions are in his section's state, and the tournament does not route a sanction to his section yet"
+)
+
+// RefuseRegister says why a tournament of sections refuses an entry or a re-entry.
+func (t *TopState) RefuseRegister(r RegisterRequest) error {
+	if r.ReEntryOf != "" {
+		return ErrNotInSections{Action: "re-entry of " + r.ReEntryOf, Why: whyPlayer}
+	}
+	return ErrNotInSections{Action: "entry", Why: whyEntry}
+}
+
+// RefuseRebuy says why a tournament of sections refuses a rebuy.
+func (t *TopState) RefuseRebuy(r RebuyRequest) error {
+	return ErrNotInSections{Action: "rebuy for " + r.Player, Why: whyPlayer}
+}
+
+// RefuseSanction says why a tournament of sections refuses a sanction.
+func (t *TopState) RefuseSanction(r SanctionRequest) error {
+	return ErrNotInSections{Action: "sanction of " + r.Player, Why: whySanction}
+}
+
+// RefuseDeal says why a tournament of sections refuses a deal or its quote.
+func (t *TopState) RefuseDeal() error { return ErrNotInSections{Action: "deal", Why: whyDeal} }
+
 // Progress reports the tournament at now.
 func (t *TopState) Progress(now time.Time) Progress {
 	p := Progress{Name: t.Spec.Name, Entries: t.Entries.Field(), PlayersLeft: t.Left, Tables: t.Tables(), HandsPlayed: t.HandsPlayed(),
