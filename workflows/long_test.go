@@ -21,6 +21,9 @@ import (
 // a real server, to the end: chips conserved at every hand, no error at any table. With
 // POKERFLOOR_TRACE=file every table event the tournament takes is written to file, a JSON line each.
 func TestTournamentLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server and 112 tables")
+	}
 	players := 1000
 	if v := os.Getenv("POKERFLOOR_PLAYERS"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -50,7 +53,9 @@ func TestTournamentLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := TournamentSpec{Name: "large", PlayerCount: players, TableSize: 9, Structure: st, Seed: 1, Simulation: true, BuyIn: 10000}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // 10 times what it takes here
+	// A deadline for a machine far slower than this one (it takes about a minute here when the
+	// machine is quiet; 8 minutes was too short at a load of 20): only a stall reaches it.
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
 	defer cancel()
 	start := time.Now()
 	tour, err := StartTournament(ctx, c, "large", "", spec)
