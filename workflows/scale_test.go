@@ -235,8 +235,10 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		var counts []int64
 		for _, k := range kinds {
 			n, err := continuedOfType(ctx, c, k)
-			if err != nil {
+			if err != nil && ctx.Err() != nil {
 				t.Fatal(err)
+			} else if err != nil {
+				t.Logf("visibility, not read this time: %v", err) // a server too busy to answer in time
 			}
 			counts = append(counts, n)
 			done = done && n > 0
@@ -339,11 +341,17 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 }
 
 // taskFailures counts the failed workflow tasks of the current run of workflow id (but those
-// refused for a signal that came in, which the next task takes: see limitsOf).
+// refused for a signal that came in, which the next task takes: see limitsOf). A server too busy to
+// answer in time is no failure of the workflow's: it says so and counts none (the test reads every
+// run's history at the end).
 func taskFailures(ctx context.Context, t *testing.T, c client.Client, id string) int {
 	h, err := historyOf(ctx, c, id)
 	if err != nil {
-		t.Fatal(err)
+		if ctx.Err() != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s's history, not read this time: %v", id, err)
+		return 0
 	}
 	n := 0
 	for _, ev := range h.Events {
