@@ -61,8 +61,8 @@ func benchmarkLoneTable(b *testing.B, structure string, players int, run RunTabl
 	first := &firstReport{inner: NewTableReporter(c)}
 	host := NewLocalTableHost(first, run)
 	defer host.Close()
-	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host) })
-	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) })
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host) }, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) }, WorkerOptions(worker.Options{}))
 	st, err := floor.BuiltinStructure(structure)
 	if err != nil {
 		b.Fatal(err)

@@ -148,8 +148,8 @@ func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client
 	check.places = &countingSink{places: map[int]Place{}}
 	host := NewLocalTableHost(check, BotTables(nil))
 	t.Cleanup(host.Close)
-	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) })
-	srv.NewWorker(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) })
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))
 	return c, host, check
 }
 

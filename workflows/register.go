@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"time"
+
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -29,9 +31,25 @@ func Register(r worker.Registry, host TableHost, sink ...PlaceSink) {
 func NewWorkers(c client.Client, taskQueue string, opts worker.Options, host TableHost, sink ...PlaceSink) []worker.Worker {
 	var out []worker.Worker
 	for _, q := range []string{taskQueue, TableTaskQueue(taskQueue)} {
-		w := worker.New(c, q, opts)
+		w := worker.New(c, q, WorkerOptions(opts))
 		Register(w, host, sink...)
 		out = append(out, w)
 	}
 	return out
+}
+
+// DeadlockDetectionTimeout is how long a workflow task of this package's may run before the SDK calls
+// it a deadlock and fails the task. The SDK's default, one second of wall time, is taken by a busy
+// node alone (seen at a load of 20 on 2 cores: a task not scheduled for a second); the state
+// machines' steps are bounded by the field a run holds, far below this.
+const DeadlockDetectionTimeout = 30 * time.Second
+
+// WorkerOptions returns opts with this package's defaults where opts leaves them unset: the
+// deadlock detector's DeadlockDetectionTimeout. NewWorkers applies it; a worker made another way
+// (temporaltest's NewWorkerWithOptions) should too.
+func WorkerOptions(opts worker.Options) worker.Options {
+	if opts.DeadlockDetectionTimeout == 0 {
+		opts.DeadlockDetectionTimeout = DeadlockDetectionTimeout
+	}
+	return opts
 }

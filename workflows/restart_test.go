@@ -38,8 +38,8 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
-	w1 := srv.NewWorker(TaskQueue, register)
-	srv.NewWorker(TableTaskQueue(TaskQueue), register) // the tables keep theirs: the tournament's worker is the one restarted
+	w1 := srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{})) // the tables keep theirs: the tournament's worker is the one restarted
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -83,12 +83,12 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 		if err := c.TerminateWorkflow(ctx, tour.ID, "", "the outage came too late"); err != nil {
 			t.Fatal(err)
 		}
-		w1 = srv.NewWorker(TaskQueue, register)
+		w1 = srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
 	}
 	// The outage lasts until level 2 is due, and a while after.
 	time.Sleep(time.Until(clock.Started.Add(schedule[1] + schedule[1]/4)))
 	restart := time.Now()
-	srv.NewWorker(TaskQueue, register)
+	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
 	clock = waitClock(ctx, t, tour, func(v ClockView) bool { return v.State.Period == 4 })
 
 	if len(clock.Changes) != len(schedule) {

@@ -207,9 +207,9 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	host := &recordingHost{TableHost: local, ids: map[string]bool{}}
 	sink := &countingSink{places: map[int]Place{}}
 	// More pollers than the default two: 11,112 tables' tasks wait on the round trips otherwise.
-	srv.NewWorker(TaskQueue, func(r worker.Registry) { Register(r, host, sink) })
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, sink) }, WorkerOptions(worker.Options{}))
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, sink) },
-		worker.Options{MaxConcurrentWorkflowTaskPollers: 8})
+		WorkerOptions(worker.Options{MaxConcurrentWorkflowTaskPollers: 8}))
 	defer local.Close()
 
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)

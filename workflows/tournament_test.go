@@ -163,8 +163,8 @@ func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
 	register := func(r worker.Registry) { Register(r, idleHost{}) } // the tables deal nothing: the state stands still
-	srv.NewWorker(TaskQueue, register)
-	srv.NewWorker(TableTaskQueue(TaskQueue), register)
+	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
 	spec := clockSpec()
 	spec.PlayerCount, spec.Players, spec.SectionTables = 40, nil, 2 // 5 tables in 3 sections
 	if !spec.Sectioned() {
