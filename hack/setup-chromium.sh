@@ -5,31 +5,16 @@
 # It needs root (or sudo) the first time; later runs find the browser and change nothing.
 set -eu
 
-find_browser() {
-	for b in chromium chromium-browser google-chrome; do
-		if command -v "$b" >/dev/null 2>&1; then
-			command -v "$b"
-			return 0
-		fi
-	done
-	return 1
-}
+. "$(dirname "$0")/apt-lib.sh"
+browsers="chromium chromium-browser google-chrome"
 
-if path=$(find_browser); then
+# shellcheck disable=SC2086 # the list is split on purpose
+if path=$(find_command $browsers); then
 	echo "$path"
 	exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO=sudo
-	else
-		echo "setup-chromium: chromium is missing and installing it needs root (or sudo)" >&2
-		exit 1
-	fi
-fi
-export DEBIAN_FRONTEND=noninteractive
+apt_root setup-chromium chromium
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core
-find_browser || { echo "setup-chromium: apt-get installed chromium but it is not on PATH" >&2; exit 1; }
+find_command $browsers || { echo "setup-chromium: apt-get installed chromium but it is not on PATH" >&2; exit 1; }

@@ -8,29 +8,14 @@
 # It needs root (or sudo) the first time; later runs find the binary and change nothing.
 set -eu
 
-find_prometheus() {
-	if command -v prometheus >/dev/null 2>&1; then
-		command -v prometheus
-		return 0
-	fi
-	return 1
-}
+. "$(dirname "$0")/apt-lib.sh"
 
-if path=$(find_prometheus); then
+if path=$(find_command prometheus); then
 	echo "$path"
 	exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO=sudo
-	else
-		echo "setup-prometheus: prometheus is missing and installing it needs root (or sudo)" >&2
-		exit 1
-	fi
-fi
-export DEBIAN_FRONTEND=noninteractive
+apt_root setup-prometheus prometheus
 # policy-rc.d refuses to start services during the install (the package would start its own
 # prometheus on :9090); a file already there is the machine's own and is kept.
 own_policy=""
@@ -45,4 +30,4 @@ if [ -n "$own_policy" ]; then
 	$SUDO rm -f /usr/sbin/policy-rc.d
 fi
 [ "$status" -eq 0 ] || exit "$status"
-find_prometheus || { echo "setup-prometheus: apt-get installed prometheus but it is not on PATH" >&2; exit 1; }
+find_command prometheus || { echo "setup-prometheus: apt-get installed prometheus but it is not on PATH" >&2; exit 1; }
