@@ -40,17 +40,8 @@ func addMetricsFlags(f *pflag.FlagSet) {
 }
 
 func parseMetricsSettings(v *viper.Viper) (metricsSettings, error) {
-	m := metricsSettings{otlp: telemetry.OTLPFromEnv(), out: os.Stderr}
-	addr := v.GetString("run.metrics")
-	if addr == "" {
-		return m, nil
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return m, usageErrorf("--metrics %s: %v", addr, err)
-	}
-	m.ln = ln
-	return m, nil
+	ln, err := listenFlag(v, "metrics")
+	return metricsSettings{ln: ln, otlp: telemetry.OTLPFromEnv(), out: os.Stderr}, err
 }
 
 // startTelemetry starts the run's telemetry, or returns nil when nothing would read it.

@@ -36,17 +36,22 @@ func addWebFlags(f *pflag.FlagSet) {
 
 // parseWebSettings reads --web, and opens its address.
 func parseWebSettings(v *viper.Viper) (webSettings, error) {
-	w := webSettings{out: os.Stderr}
-	addr := v.GetString("run.web")
+	ln, err := listenFlag(v, "web")
+	return webSettings{ln: ln, out: os.Stderr}, err
+}
+
+// listenFlag opens the address run's flag names: nil when the flag is not set, a usage error naming
+// the flag when the address cannot be listened on.
+func listenFlag(v *viper.Viper, flag string) (net.Listener, error) {
+	addr := v.GetString("run." + flag)
 	if addr == "" {
-		return w, nil
+		return nil, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return w, usageErrorf("--web %s: %v", addr, err)
+		return nil, usageErrorf("--%s %s: %v", flag, addr, err)
 	}
-	w.ln = ln
-	return w, nil
+	return ln, nil
 }
 
 // servedTables is the run's RunTable: fallback, or, with --play or --web, every table served by
