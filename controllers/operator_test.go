@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -410,8 +409,17 @@ func TestOperatorPlaysATournament(t *testing.T) {
 		return err
 	})
 	time.Sleep(time.Second)
-	if after, err := acked(); err != nil || !maps.Equal(before, after) {
-		t.Errorf("paused, yet the tables' hands went from %v to %v (%v)", before, after, err)
+	// A table broken at the pause (its players moved while nobody deals) may be gone by now; every
+	// table still there is at the hand it stopped at.
+	after, err := acked()
+	if err != nil {
+		t.Errorf("the tables' workflows after the pause: %v", err)
+	}
+	for name, hand := range after {
+		if was, ok := before[name]; !ok || was != hand {
+			t.Errorf("paused, yet the tables' hands went from %v to %v", before, after)
+			break
+		}
 	}
 	setPausedSpec(t, ctx, c, key, false)
 
