@@ -97,12 +97,21 @@ func (t *TableState) tool(o ToolOrder, ev *TableEvent) {
 	ev.Tools = append(ev.Tools, done)
 }
 
-// levelNumber is the number of the level the tables were last told (1 before the first).
+// levelNumber is the number of the level in play (1 before the first).
 func (s *TournamentState) levelNumber() int {
-	if s.Period < 0 {
-		return 1
+	n := 1
+	if s.Period >= 0 {
+		n = max(s.clock().LevelNumber(s.Period), 1)
 	}
-	return max(s.clock().LevelNumber(s.Period), 1)
+	if s.Spec.Simulation {
+		// A simulation's tables keep the schedule by their own hands (report.State.Levels) and
+		// the tournament's clock hears of it only at the end: the level in play is the highest a
+		// table has reported (levels only rise, so a closed table's does not mislead).
+		for i := range s.Tables {
+			n = max(n, s.Tables[i].Level)
+		}
+	}
+	return n
 }
 
 // toolRef numbers a new tool order.
