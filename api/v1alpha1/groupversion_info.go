@@ -23,6 +23,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&Table{}, &TableList{},
 		&Sanction{}, &SanctionList{},
 		&EntryBatch{}, &EntryBatchList{},
+		&FloorAction{}, &FloorActionList{},
 	)
 	metav1.AddToGroupVersion(scheme, GroupVersion)
 	return nil
