@@ -163,7 +163,7 @@ func floorCommand(o *options, cmd *cobra.Command, f *floorFlags, gate func(*poke
 		if o.tableOutput() {
 			fmt.Fprintln(o.streams.Out, ref+" created; waiting for the tournament's answer")
 		}
-		err = waitFor(ctx, f.timeout, func(ctx context.Context) (bool, error) {
+		err = waitFor(ctx, f.timeout, func() (bool, error) {
 			if err := c.get(ctx, resFloorActions, got.Name, &got); err != nil {
 				return false, c.explain(ctx, err, "get", resFloorActions)
 			}
@@ -183,9 +183,11 @@ func floorCommand(o *options, cmd *cobra.Command, f *floorFlags, gate func(*poke
 	return cmd
 }
 
-// waitFor polls done until it says so, fails, or timeout passes.
-func waitFor(ctx context.Context, timeout time.Duration, done func(context.Context) (bool, error)) error {
-	return wait.PollUntilContextTimeout(ctx, pollInterval, timeout, true, done)
+// waitFor polls done until it says so, fails, or timeout passes. done reads with the command's
+// context, not the poll's: a read cut short by the poll's deadline would fail with the client's
+// error instead of saying that the time is up.
+func waitFor(ctx context.Context, timeout time.Duration, done func() (bool, error)) error {
+	return wait.PollUntilContextTimeout(ctx, pollInterval, timeout, true, func(context.Context) (bool, error) { return done() })
 }
 
 // noAnswer explains a --wait that ended without an answer.
@@ -373,7 +375,7 @@ func newSanctionCommand(o *options) *cobra.Command {
 		if o.tableOutput() {
 			fmt.Fprintln(o.streams.Out, ref+" created; waiting for the tournament's answer")
 		}
-		err = waitFor(ctx, f.timeout, func(ctx context.Context) (bool, error) {
+		err = waitFor(ctx, f.timeout, func() (bool, error) {
 			if err := c.get(ctx, resSanctions, got.Name, &got); err != nil {
 				return false, c.explain(ctx, err, "get", resSanctions)
 			}

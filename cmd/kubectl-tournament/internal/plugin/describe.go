@@ -9,6 +9,7 @@ import (
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 func newDescribeCommand(o *options) *cobra.Command {
@@ -122,6 +123,8 @@ func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Tab
 	}
 
 	switch {
+	case apierrors.IsForbidden(eventsErr):
+		line(0, "Events:\t<not shown: you may not list events in namespace %s>", t.Namespace)
 	case eventsErr != nil:
 		line(0, "Events:\t<cannot list: %v>", eventsErr)
 	case len(events) == 0:

@@ -108,6 +108,12 @@ func NewCommand(streams genericiooptions.IOStreams, version string) *cobra.Comma
 		SilenceErrors: true,
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: pluginName},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if o.allNamespaces && cmd.Name() != "list" {
+			return usagef("-A (--all-namespaces) is for list only: %s acts on one tournament, in the namespace of -n", cmd.Name())
+		}
+		return nil
+	}
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })

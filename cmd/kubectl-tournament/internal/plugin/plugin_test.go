@@ -198,6 +198,20 @@ func answerEntryBatches(ctx context.Context, c crclient.Client) {
 	}
 }
 
+// setPhase writes the tournament's phase and the time left on a stopped clock, as the manager
+// would.
+func setPhase(t *testing.T, ctx context.Context, c crclient.Client, name string, phase pokerv1.TournamentPhase, secondsLeft int32) {
+	t.Helper()
+	var tm pokerv1.Tournament
+	if err := c.Get(ctx, crclient.ObjectKey{Namespace: nsPoker, Name: name}, &tm); err != nil {
+		t.Fatal(err)
+	}
+	tm.Status.Phase, tm.Status.LevelSecondsLeft = phase, secondsLeft
+	if err := c.Status().Update(ctx, &tm); err != nil {
+		t.Fatalf("writing %s's phase %s as the manager would: %v", name, phase, err)
+	}
+}
+
 // decode parses the plugin's -o json or -o yaml output.
 func decode(t *testing.T, r result, format string) map[string]any {
 	t.Helper()
@@ -359,7 +373,7 @@ func TestPlugin(t *testing.T) {
 		}
 		// The viewer may not read events: describe leaves them out and still succeeds.
 		r = f.run(t, "", "--context", userViewer, "describe", "spring-main")
-		wantLines(t, "describe as the viewer", r.stdout, []string{"Name:", "spring-main"}, []string{"Events:", "<cannot list:", "forbidden"})
+		wantLines(t, "describe as the viewer", r.stdout, []string{"Name:", "spring-main"}, []string{"Events:", "<not shown: you may not list events in namespace poker>"})
 	})
 
 	t.Run("NotFound", func(t *testing.T) {
@@ -472,10 +486,24 @@ func TestPlugin(t *testing.T) {
 		if field(m, "spec", "paused") != true || !paused() {
 			t.Errorf("pause -o yaml: %v", m)
 		}
+
+		// The manager would stop the clock and record the time left: the clock shows that time.
+		setPhase(t, ctx, f.admin, "spring-main", pokerv1.TournamentPaused, 437)
+		wantLines(t, "clock while paused", f.run(t, "", "clock", "spring-main").stdout,
+			[]string{"spring-main", "Paused", "2", "100/200 ante 100", "7:17 (paused)", "200/400 ante 200"})
+		m = decode(t, f.run(t, "", "clock", "spring-main", "-o", "json"), "json")
+		if field(m, "secondsLeft") != float64(437) || field(m, "paused") != true {
+			t.Errorf("clock -o json while paused: %v", m)
+		}
 		if r := f.run(t, "", "--context", userDirector, "resume", "spring-main"); r.code != 0 || paused() {
 			t.Errorf("resume: %v", r)
 		}
+		setPhase(t, ctx, f.admin, "spring-main", pokerv1.TournamentRunning, 0)
 		wantFailure(t, f.run(t, "", "pause", "old-final", "-n", nsOther), 1, "tournament old-final is not running: its phase is Finished")
+	})
+
+	t.Run("AllNamespacesIsForListOnly", func(t *testing.T) {
+		wantFailure(t, f.run(t, "", "standings", "spring-main", "-A"), 2, "-A (--all-namespaces) is for list only")
 	})
 
 	t.Run("RBACRefusals", func(t *testing.T) {

@@ -238,7 +238,7 @@ func newRegisterCommand(o *options) *cobra.Command {
 			for i := range list.Items {
 				b := &list.Items[i]
 				ref := fmt.Sprintf("entrybatch.%s/%s", pokerv1.GroupVersion.Group, b.Name)
-				err := waitFor(ctx, f.timeout, func(ctx context.Context) (bool, error) {
+				err := waitFor(ctx, f.timeout, func() (bool, error) {
 					if err := c.get(ctx, resEntryBatches, b.Name, b); err != nil {
 						return false, c.explain(ctx, err, "get", resEntryBatches)
 					}
