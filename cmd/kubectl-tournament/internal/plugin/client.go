@@ -195,6 +195,10 @@ func (c *client) explain(ctx context.Context, err error, verb, resource string) 
 	if user == "" {
 		user = "unknown: the API server did not say"
 	}
+	if strings.Contains(status.Status().Message, "at the cluster scope") {
+		return fmt.Errorf("you (user %s) may not %s %s in every namespace (-A): ask for %s bound by a ClusterRoleBinding "+
+			"(config/rbac), or leave out -A to %s those of namespace %s", user, verb, resource, roleFor(verb, resource), verb, c.namespace)
+	}
 	return fmt.Errorf("you (user %s) may not %s %s in namespace %s: ask for %s, bound in this namespace (config/rbac)",
 		user, verb, resource, c.namespace, roleFor(verb, resource))
 }

@@ -513,6 +513,8 @@ func TestPlugin(t *testing.T) {
 			"you (user nobody-ned) may not get tournaments in namespace poker: ask for the pokerfloor-viewer role")
 		wantFailure(t, f.run(t, "", "--context", userNobody, "list"), 1,
 			"you (user nobody-ned) may not list tournaments in namespace poker")
+		wantFailure(t, f.run(t, "", "--context", userDirector, "list", "-A"), 1,
+			"you (user floor-ann) may not list tournaments in every namespace (-A): ask for the pokerfloor-viewer role (or pokerfloor-director) bound by a ClusterRoleBinding (config/rbac), or leave out -A to list those of namespace poker")
 		wantFailure(t, f.run(t, "", "--context", userViewer, "add-time", "spring-main", "60"), 1,
 			"you (user viewer-vic) may not create flooractions in namespace poker: ask for the pokerfloor director role (pokerfloor-director), bound in this namespace (config/rbac)")
 		wantFailure(t, f.run(t, "", "--context", userViewer, "sanction", "spring-main", "bob", "--kind", "warning", "--reason", "x"), 1,
