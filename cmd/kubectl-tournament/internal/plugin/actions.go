@@ -340,6 +340,8 @@ func newSanctionCommand(o *options) *cobra.Command {
 		switch {
 		case k != pokerv1.SanctionWarning && k != pokerv1.SanctionExclusion && k != pokerv1.SanctionDisqualification:
 			return usagef("--kind %q: want warning, exclusion or disqualification (P1)", kind)
+		case k == pokerv1.SanctionExclusion && rounds == 0:
+			return usagef("--rounds N is required for an exclusion: 1 to 4 rounds (P1)")
 		case k == pokerv1.SanctionExclusion && (rounds < 1 || rounds > 4):
 			return usagef("--rounds %d: an exclusion lasts 1 to 4 rounds (P1)", rounds)
 		case k != pokerv1.SanctionExclusion && rounds != 0:

@@ -60,7 +60,7 @@ func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Tab
 				n++
 			}
 		}
-		line(0, "Structure:\t%d levels, %d breaks (kubectl tournament levels %s)", n, len(spec.Structure.Levels)-n, t.Name)
+		line(0, "Structure:\t%s, %s (kubectl tournament levels %s)", plural(n, "level"), plural(len(spec.Structure.Levels)-n, "break"), t.Name)
 	}
 	if s.StartedAt != nil {
 		line(0, "Started:\t%s", s.StartedAt.UTC().Format(time.RFC3339))

@@ -63,6 +63,14 @@ func age(now time.Time, t time.Time) string {
 	return duration.HumanDuration(now.Sub(t))
 }
 
+// plural says "1 break", "2 breaks".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // blinds formats a level's blinds and ante, "100/200 ante 200", or "break".
 func blinds(l pokerv1.Level) string {
 	if l.Break {

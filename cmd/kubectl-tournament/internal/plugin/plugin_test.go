@@ -354,7 +354,7 @@ func TestPlugin(t *testing.T) {
 			[]string{"Display Name:", "Spring Main Event"},
 			[]string{"Phase:", "Running"},
 			[]string{"Buy-in:", "22.00 EUR (fee 2.00 EUR)"},
-			[]string{"Structure:", "4 levels, 1 breaks"},
+			[]string{"Structure:", "4 levels, 1 break (kubectl tournament levels spring-main)"},
 			[]string{"Level:", "2 (100/200 ante 100, ends in 1"},
 			[]string{"Players:", "87 left of 120 entries (110 registered)"},
 			[]string{"Prize Pool:", "2,400.00 EUR, 12 places paid"},
@@ -420,7 +420,7 @@ func TestPlugin(t *testing.T) {
 			}
 		}
 		r = f.run(t, "", "levels", "autumn-deep")
-		if r.code != 0 || !strings.Contains(r.stderr, `plays the built-in structure "deep": its levels are not in the Tournament's spec or status`) {
+		if r.code != 0 || !strings.Contains(r.stderr, `plays the built-in structure "deep": its levels are not in the Tournament's spec or status, so they cannot be listed here; no level is running yet`) {
 			t.Errorf("levels of a built-in structure: %v", r)
 		}
 		m := decode(t, f.run(t, "", "levels", "autumn-deep", "-o", "json"), "json")
@@ -451,7 +451,7 @@ func TestPlugin(t *testing.T) {
 			[]string{"PLACE", "PLAYER", "PRIZE", "BOUNTY", "TOTAL"},
 			[]string{"1", "dora", "126.00 EUR", "5.00 EUR", "131.00 EUR"},
 			[]string{"2", "eve", "54.00 EUR", "0.00 EUR", "54.00 EUR"})
-		wantLines(t, "results' note", r.stderr, []string{"18 entries; 185.00 EUR paid to these 2 places of a prize pool of 180.00 EUR"})
+		wantLines(t, "results' note", r.stderr, []string{"18 entries; 180.00 EUR of prizes (prize pool 180.00 EUR) and 5.00 EUR of bounties paid to these 2 places."})
 		for _, format := range []string{"json", "yaml"} {
 			m := decode(t, f.run(t, "", "results", "old-final", "-n", nsOther, "-o", format), format)
 			if field(m, "kind") != "Results" || field(m, "places", 0, "totalCents") != float64(13100) || field(m, "places", 1, "player") != "eve" {
@@ -593,7 +593,11 @@ func TestPlugin(t *testing.T) {
 		wantFailure(t, f.run(t, "", "--context", userDirector, "sanction", "spring-main", "ghost", "--kind", "warning",
 			"--reason", "x", "--wait"), 1, "tournament spring-main refused the sanction: ghost is not in the tournament")
 		wantFailure(t, f.run(t, "", "sanction", "spring-main", "carol", "--kind", "exclusion", "--reason", "x"), 2,
-			"--rounds 0: an exclusion lasts 1 to 4 rounds (P1)")
+			"--rounds N is required for an exclusion: 1 to 4 rounds (P1)")
+		wantFailure(t, f.run(t, "", "sanction", "spring-main", "carol", "--kind", "exclusion", "--rounds", "5", "--reason", "x"), 2,
+			"--rounds 5: an exclusion lasts 1 to 4 rounds (P1)")
+		wantFailure(t, f.run(t, "", "sanction", "spring-main", "carol", "--kind", "warning", "--rounds", "1", "--reason", "x"), 2,
+			"--rounds is for an exclusion only, not for a warning (P1)")
 		wantFailure(t, f.run(t, "", "sanction", "spring-main", "carol", "--kind", "scolding", "--reason", "x"), 2,
 			`--kind "scolding": want warning, exclusion or disqualification`)
 		wantFailure(t, f.run(t, "", "sanction", "spring-main", "carol", "--kind", "warning"), 2, "--reason is required")

@@ -220,17 +220,17 @@ func newResultsCommand(o *options) *cobra.Command {
 				return o.printView("Results", v)
 			}
 			tab := &metav1.Table{ColumnDefinitions: columns("Place", "Player", "Prize", "Bounty", "Total")}
-			var paid int64
+			var prizes, bounties int64
 			for _, p := range v.Places {
-				paid += p.TotalCents
+				prizes, bounties = prizes+p.PrizeCents, bounties+p.BountyCents
 				tab.Rows = append(tab.Rows, metav1.TableRow{Cells: []any{p.Place, p.Player,
 					money(p.PrizeCents, v.Currency), money(p.BountyCents, v.Currency), money(p.TotalCents, v.Currency)}})
 			}
 			if err := o.printTable(tab, false); err != nil {
 				return err
 			}
-			fmt.Fprintf(o.streams.ErrOut, "%d entries; %s paid to these %d places of a prize pool of %s.\n",
-				v.Entries, money(paid, v.Currency), len(v.Places), money(v.PrizePoolCents, v.Currency))
+			fmt.Fprintf(o.streams.ErrOut, "%d entries; %s of prizes (prize pool %s) and %s of bounties paid to these %d places.\n",
+				v.Entries, money(prizes, v.Currency), money(v.PrizePoolCents, v.Currency), money(bounties, v.Currency), len(v.Places))
 			return nil
 		})
 }
@@ -308,9 +308,12 @@ func newLevelsCommand(o *options) *cobra.Command {
 				return o.printView("Levels", v)
 			}
 			if v.BuiltIn != "" {
+				running := "no level is running yet"
+				if t.Status.Level > 0 {
+					running = fmt.Sprintf("the level running is %d", t.Status.Level)
+				}
 				fmt.Fprintf(o.streams.ErrOut, "Tournament %s plays the built-in structure %q: its levels are not in the "+
-					"Tournament's spec or status, so they cannot be listed here; the level running is %d.\n",
-					t.Name, v.BuiltIn, t.Status.Level)
+					"Tournament's spec or status, so they cannot be listed here; %s.\n", t.Name, v.BuiltIn, running)
 				return nil
 			}
 			tab := &metav1.Table{ColumnDefinitions: columns("Level", "Blinds", "Ante", "Minutes", "Color up", "Now")}
