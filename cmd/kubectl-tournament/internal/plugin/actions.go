@@ -317,6 +317,31 @@ func newUnregisterCommand(o *options) *cobra.Command {
 	})
 }
 
+func newRemoveNoShowsCommand(o *options) *cobra.Command {
+	var f floorFlags
+	cmd := &cobra.Command{
+		Use:     "remove-no-shows TOURNAMENT PLAYER...",
+		Short:   "Remove players who never sat down, once the no-show time has run (T4)",
+		Example: "  kubectl tournament remove-no-shows spring-main gina hal",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usagef("remove-no-shows takes the tournament and at least one player; got %d argument(s)", len(args))
+			}
+			return nil
+		},
+	}
+	return floorCommand(o, cmd, &f, requirePlaying, func(args []string) (pokerv1.FloorActionSpec, error) {
+		players := args[1:]
+		for i, p := range players {
+			if slices.Contains(players[:i], p) {
+				return pokerv1.FloorActionSpec{}, usagef("player %s is named twice", p)
+			}
+		}
+		return pokerv1.FloorActionSpec{Action: pokerv1.FloorRemoveNoShows,
+			RemoveNoShows: &pokerv1.RemoveNoShowsAction{Players: players}}, nil
+	})
+}
+
 func newSanctionCommand(o *options) *cobra.Command {
 	var f floorFlags
 	var kind, rule string

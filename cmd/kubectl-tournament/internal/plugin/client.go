@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -169,6 +170,9 @@ func (c *client) whoAmI(ctx context.Context) string {
 	return r.Status.UserInfo.Username
 }
 
+// rbacDenied matches the message of RBAC's Forbidden: `User "ann" cannot create resource "sanctions"`.
+var rbacDenied = regexp.MustCompile(`cannot [a-z]+ resource "`)
+
 // roleFor names the role of config/rbac that grants verb on resource.
 func roleFor(verb, resource string) string {
 	switch {
@@ -187,8 +191,8 @@ func (c *client) explain(ctx context.Context, err error, verb, resource string) 
 		return nil
 	}
 	var status apierrors.APIStatus
-	if !apierrors.IsForbidden(err) || !errors.As(err, &status) || !strings.Contains(status.Status().Message, "cannot") {
-		// A Forbidden without "cannot" comes from an admission policy, whose message says why.
+	if !apierrors.IsForbidden(err) || !errors.As(err, &status) || !rbacDenied.MatchString(status.Status().Message) {
+		// Another Forbidden comes from an admission policy, whose message says why.
 		return err
 	}
 	user := c.whoAmI(ctx)

@@ -128,7 +128,7 @@ func NewCommand(streams genericiooptions.IOStreams, version string) *cobra.Comma
 		newClockCommand(o), newResultsCommand(o),
 		newPauseCommand(o, true), newPauseCommand(o, false),
 		newAddTimeCommand(o), newMoveCommand(o), newBreakTableCommand(o), newDealCommand(o),
-		newUnregisterCommand(o), newSanctionCommand(o), newRegisterCommand(o),
+		newUnregisterCommand(o), newRemoveNoShowsCommand(o), newSanctionCommand(o), newRegisterCommand(o),
 	)
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(root.FlagErrorFunc())

@@ -572,6 +572,11 @@ func TestPlugin(t *testing.T) {
 			t.Errorf("deal -o json: %v", m)
 		}
 		wantFailure(t, f.run(t, "", "deal", "spring-main", "--method", "even"), 2, `--method "even": want icm or chipChop`)
+		r = f.run(t, "", "--context", userDirector, "remove-no-shows", "spring-main", "gina", "hal", "-o", "json")
+		if m := decode(t, r, "json"); field(m, "spec", "action") != "removeNoShows" || field(m, "spec", "removeNoShows", "players", 1) != "hal" {
+			t.Errorf("remove-no-shows -o json: %v", m)
+		}
+		wantFailure(t, f.run(t, "", "remove-no-shows", "spring-main"), 2, "at least one player")
 		wantFailure(t, f.run(t, "", "unregister", "spring-main", "bob"), 1,
 			"tournament spring-main has started: its phase is Running; an entry can be withdrawn only before the start (R1)")
 		r = f.run(t, "", "--context", userDirector, "unregister", "autumn-deep", "bob")
