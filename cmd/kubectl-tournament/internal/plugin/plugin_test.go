@@ -647,6 +647,22 @@ func TestPlugin(t *testing.T) {
 		wantLines(t, "register from stdin again", r.stdout, []string{"already registered, unchanged (1000 entries)"},
 			[]string{"already registered, unchanged (501 entries)"})
 
+		// A file changed in one line would register the rest of that line's batch again: refused,
+		// unless --allow-repeat says it is meant (a second rebuy).
+		grown := writeFile(t, "grown.csv", csv.String()+"newcomer,entry,New\n")
+		wantFailure(t, f.run(t, "", "--context", userDirector, "register", "spring-main", "-f", grown), 1,
+			"501 entries of this file are already in EntryBatches of spring-main: p1000 (entry) in spring-main-entries-")
+		rebuy := writeFile(t, "rebuy.csv", "player,kind\np0001,rebuy\n")
+		if r := f.run(t, "", "--context", userDirector, "register", "spring-main", "-f", rebuy); r.code != 0 {
+			t.Errorf("a first rebuy: %v", r)
+		}
+		rebuy2 := writeFile(t, "rebuy2.csv", "player,kind,displayName\np0001,rebuy,again\n")
+		wantFailure(t, f.run(t, "", "--context", userDirector, "register", "spring-main", "-f", rebuy2), 1,
+			"1 entry of this file is already in EntryBatches of spring-main: p0001 (rebuy) in spring-main-entries-")
+		if r := f.run(t, "", "--context", userDirector, "register", "spring-main", "-f", rebuy2, "--allow-repeat"); r.code != 0 {
+			t.Errorf("a second rebuy with --allow-repeat: %v", r)
+		}
+
 		bad := writeFile(t, "bad.csv", "player,kind\nann,entry\nbob,rebuyy\n,entry\nann,entry\n")
 		wantFailure(t, f.run(t, "", "register", "spring-main", "-f", bad), 2,
 			`line 3: kind "rebuyy": want entry, reEntry, rebuy or addOn`)

@@ -174,6 +174,7 @@ func entryBatches(namespace, tournament string, entries []pokerv1.Entry) []*poke
 func newRegisterCommand(o *options) *cobra.Command {
 	var f floorFlags
 	var file string
+	var allowRepeat bool
 	cmd := &cobra.Command{
 		Use:   "register TOURNAMENT -f entries.csv [--wait]",
 		Short: "Register the entries of a CSV file (player,kind,displayName) as EntryBatches",
@@ -186,6 +187,8 @@ func newRegisterCommand(o *options) *cobra.Command {
 	}
 	f.add(cmd, false)
 	cmd.Flags().StringVarP(&file, "filename", "f", "", "the CSV file of entries, - for standard input (required)")
+	cmd.Flags().BoolVar(&allowRepeat, "allow-repeat", false,
+		"register entries whose player and kind an earlier batch has (a second rebuy, re-entry or add-on)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := o.checkOutput(); err != nil {
 			return err
@@ -219,6 +222,11 @@ func newRegisterCommand(o *options) *cobra.Command {
 			return err
 		}
 		batches := entryBatches(c.namespace, t.Name, entries)
+		if !allowRepeat {
+			if err := refuseRepeats(ctx, c, t.Name, batches); err != nil {
+				return err
+			}
+		}
 		list := &pokerv1.EntryBatchList{}
 		for _, b := range batches {
 			got, created, err := createBatch(ctx, c, b)
@@ -260,6 +268,57 @@ func newRegisterCommand(o *options) *cobra.Command {
 		return reportBatches(o, list.Items)
 	}
 	return cmd
+}
+
+// refuseRepeats refuses new batches that repeat a player and kind of a batch already there: the
+// same file run again makes the same batches (AlreadyExists, nothing registered twice), but a
+// file changed in one line makes a new batch of that line's chunk, whose other entries would be
+// registered a second time.
+func refuseRepeats(ctx context.Context, c *client, tournament string, batches []*pokerv1.EntryBatch) error {
+	var list pokerv1.EntryBatchList
+	if err := c.list(ctx, resEntryBatches, false, &list); err != nil {
+		return c.explain(ctx, err, "list", resEntryBatches)
+	}
+	type key struct {
+		player string
+		kind   pokerv1.EntryKind
+	}
+	in, exists := map[key]string{}, map[string]bool{}
+	for _, b := range list.Items {
+		if b.Spec.Tournament != tournament {
+			continue
+		}
+		exists[b.Name] = true
+		for _, e := range b.Spec.Entries {
+			in[key{e.Player, e.Kind}] = b.Name
+		}
+	}
+	var repeats []string
+	for _, b := range batches {
+		if exists[b.Name] {
+			continue
+		}
+		for _, e := range b.Spec.Entries {
+			if name, ok := in[key{e.Player, e.Kind}]; ok {
+				repeats = append(repeats, fmt.Sprintf("%s (%s) in %s", e.Player, e.Kind, name))
+			}
+		}
+	}
+	if len(repeats) == 0 {
+		return nil
+	}
+	shown := repeats[:min(len(repeats), 5)]
+	more := ""
+	if len(repeats) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(repeats)-len(shown))
+	}
+	counted := fmt.Sprintf("%d entries of this file are", len(repeats))
+	if len(repeats) == 1 {
+		counted = "1 entry of this file is"
+	}
+	return fmt.Errorf("%s already in EntryBatches of %s: %s%s; nothing registered. "+
+		"Register a file of the new entries only, or --allow-repeat for a second rebuy, re-entry or add-on",
+		counted, tournament, strings.Join(shown, ", "), more)
 }
 
 // createBatch creates b; if a batch of that name exists with the same spec, it was registered by
