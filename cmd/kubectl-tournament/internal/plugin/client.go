@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -35,6 +36,7 @@ const (
 type client struct {
 	rest      rest.Interface
 	core      kubernetes.Interface
+	host      string // the API server's address
 	namespace string // the namespace of -n, or the kubeconfig context's, or "default"
 	explicit  bool   // -n was given
 }
@@ -67,7 +69,7 @@ func (o *options) client() (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a client for %s: %w", cfg.Host, err)
 	}
-	return &client{rest: r, core: core, namespace: ns, explicit: explicit}, nil
+	return &client{rest: r, core: core, host: cfg.Host, namespace: ns, explicit: explicit}, nil
 }
 
 func (c *client) get(ctx context.Context, resource, name string, into runtime.Object) error {
@@ -191,6 +193,11 @@ func (c *client) explain(ctx context.Context, err error, verb, resource string) 
 		return nil
 	}
 	var status apierrors.APIStatus
+	var urlErr *url.Error
+	if !errors.As(err, &status) && errors.As(err, &urlErr) {
+		return fmt.Errorf("cannot reach the Kubernetes API server at %s: %v; check the kubeconfig and its context "+
+			"(--kubeconfig, --context; `kubectl cluster-info` shows the one in use)", c.host, urlErr.Err)
+	}
 	if !apierrors.IsForbidden(err) || !errors.As(err, &status) || !rbacDenied.MatchString(status.Status().Message) {
 		// Another Forbidden comes from an admission policy, whose message says why.
 		return err
