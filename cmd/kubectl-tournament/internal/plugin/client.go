@@ -18,7 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
+	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 )
 
@@ -35,7 +36,8 @@ const (
 // for asking the API server who the user is.
 type client struct {
 	rest      rest.Interface
-	core      kubernetes.Interface
+	core      corev1client.CoreV1Interface
+	authn     authenticationv1client.AuthenticationV1Interface
 	host      string // the API server's address
 	namespace string // the namespace of -n, or the kubeconfig context's, or "default"
 	explicit  bool   // -n was given
@@ -65,11 +67,15 @@ func (o *options) client() (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a client for %s: %w", cfg.Host, err)
 	}
-	core, err := kubernetes.NewForConfig(cfg)
+	core, err := corev1client.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("a client for %s: %w", cfg.Host, err)
 	}
-	return &client{rest: r, core: core, host: cfg.Host, namespace: ns, explicit: explicit}, nil
+	authn, err := authenticationv1client.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("a client for %s: %w", cfg.Host, err)
+	}
+	return &client{rest: r, core: core, authn: authn, host: cfg.Host, namespace: ns, explicit: explicit}, nil
 }
 
 func (c *client) get(ctx context.Context, resource, name string, into runtime.Object) error {
@@ -145,7 +151,7 @@ func (c *client) events(ctx context.Context, obj metav1.Object, kind string) ([]
 		"involvedObject.name": obj.GetName(),
 		"involvedObject.uid":  string(obj.GetUID()),
 	}.AsSelector().String()
-	list, err := c.core.CoreV1().Events(obj.GetNamespace()).List(ctx, metav1.ListOptions{FieldSelector: sel})
+	list, err := c.core.Events(obj.GetNamespace()).List(ctx, metav1.ListOptions{FieldSelector: sel})
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +171,7 @@ func eventTime(e corev1.Event) metav1.Time {
 
 // whoAmI asks the API server who the user is (what `kubectl auth whoami` does); "" when it cannot.
 func (c *client) whoAmI(ctx context.Context) string {
-	r, err := c.core.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	r, err := c.authn.SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
 	if err != nil {
 		return ""
 	}

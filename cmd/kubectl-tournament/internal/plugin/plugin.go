@@ -22,7 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 )
 
 // The exit codes.
@@ -85,11 +84,8 @@ type options struct {
 // NewCommand builds the plugin's command tree.
 func NewCommand(streams genericiooptions.IOStreams, version string) *cobra.Command {
 	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		panic(err) // a programming error: the schemes are fixed at build time
-	}
 	if err := pokerv1.AddToScheme(scheme); err != nil {
-		panic(err)
+		panic(err) // a programming error: the scheme is fixed at build time
 	}
 	o := &options{
 		streams: streams,
