@@ -670,6 +670,47 @@ func TestPlugin(t *testing.T) {
 			"you (user viewer-vic) may not create entrybatches in namespace poker: ask for the pokerfloor-registrar role (or pokerfloor-director)")
 	})
 
+	// Every command that writes, in every format: the table says what was written and the answer,
+	// json and yaml give the object written with the manager's answer in its status.
+	t.Run("EveryWriteInEveryFormat", func(t *testing.T) {
+		entries := writeFile(t, "one.csv", "player\nivan\n")
+		writes := []struct {
+			kind, table string
+			args        []string
+		}{
+			{"Tournament", "spring-main paused", []string{"pause", "spring-main"}},
+			{"Tournament", "spring-main resumed", []string{"resume", "spring-main"}},
+			{"FloorAction", "Applied: added 30 seconds", []string{"add-time", "spring-main", "30"}},
+			{"FloorAction", "Applied: bob moved to table 1 seat 4", []string{"move", "spring-main", "bob", "--to", "1"}},
+			{"FloorAction", "Applied: breakTable applied", []string{"break-table", "spring-main", "1"}},
+			{"FloorAction", "Applied: deal applied", []string{"deal", "spring-main", "--method", "chipChop"}},
+			{"FloorAction", "Applied: unregister applied", []string{"unregister", "autumn-deep", "carl"}},
+			{"FloorAction", "Applied: removeNoShows applied", []string{"remove-no-shows", "spring-main", "hal"}},
+			{"Sanction", "Applied: erin sits out", []string{"sanction", "spring-main", "erin", "--kind", "warning", "--reason", "x", "--wait"}},
+			{"EntryBatchList", "entries registered, 0 refused", []string{"register", "spring-main", "-f", entries, "--wait", "--allow-repeat"}},
+		}
+		for _, w := range writes {
+			for _, format := range []string{"table", "json", "yaml"} {
+				args := append([]string{"--context", userDirector, "-o", format}, w.args...)
+				r := f.run(t, "", args...)
+				if format == "table" {
+					if r.code != 0 || !strings.Contains(r.stdout, w.table) {
+						t.Errorf("%s: want %q; got %v", strings.Join(w.args, " "), w.table, r)
+					}
+					continue
+				}
+				m := decode(t, r, format)
+				phase := field(m, "status", "phase")
+				if w.kind == "EntryBatchList" {
+					phase = field(m, "items", 0, "status", "phase")
+				}
+				if field(m, "kind") != w.kind || (w.kind != "Tournament" && phase != "Applied") {
+					t.Errorf("%s -o %s: kind %v phase %v, want %s Applied", strings.Join(w.args, " "), format, field(m, "kind"), phase, w.kind)
+				}
+			}
+		}
+	})
+
 	t.Run("Usage", func(t *testing.T) {
 		wantFailure(t, f.run(t, "", "standings"), 2, "standings takes 1 argument(s), TOURNAMENT; got 0")
 		wantFailure(t, f.run(t, "", "standings", "spring-main", "-o", "xml"), 2, "-o xml: want table, json, yaml")
