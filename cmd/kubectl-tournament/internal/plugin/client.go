@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
@@ -128,11 +129,19 @@ func (c *client) tournament(ctx context.Context, name string) (*pokerv1.Tourname
 		name, c.namespace, strings.Join(names, ", "))
 }
 
-// tables lists the Tables of the tournament named name, by number.
-func (c *client) tables(ctx context.Context, tournament string) ([]pokerv1.Table, error) {
+// tournamentLabel is the label the manager puts on a tournament's Tables (controllers'
+// TournamentLabel), written here again because the plugin imports only the API and client-go.
+const tournamentLabel = "poker.pokerfloor.dev/tournament"
+
+// tables lists at most limit Tables of the tournament, by number, and whether there are more: a
+// large event has thousands, which a page of a terminal does not hold.
+func (c *client) tables(ctx context.Context, tournament string, limit int) ([]pokerv1.Table, bool, error) {
 	var list pokerv1.TableList
-	if err := c.list(ctx, resTables, false, &list); err != nil {
-		return nil, c.explain(ctx, err, "list", resTables)
+	err := c.rest.Get().Namespace(c.namespace).Resource(resTables).
+		Param("labelSelector", tournamentLabel+"="+tournament).Param("limit", strconv.Itoa(limit)).
+		Do(ctx).Into(&list)
+	if err != nil {
+		return nil, false, c.explain(ctx, err, "list", resTables)
 	}
 	var out []pokerv1.Table
 	for _, t := range list.Items {
@@ -141,7 +150,7 @@ func (c *client) tables(ctx context.Context, tournament string) ([]pokerv1.Table
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Spec.Number < out[j].Spec.Number })
-	return out, nil
+	return out, list.Continue != "", nil
 }
 
 // events lists the events about the object, oldest first, as kubectl describe does.

@@ -12,6 +12,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
+// describeTables is how many Tables describe lists.
+var describeTables = 50
+
 func newDescribeCommand(o *options) *cobra.Command {
 	return readCommand(o, "describe", "Describe a tournament, its tables, conditions and events (as kubectl describe)",
 		"  kubectl tournament describe spring-main\n  kubectl tournament describe spring-main -o yaml",
@@ -19,21 +22,21 @@ func newDescribeCommand(o *options) *cobra.Command {
 			if !o.tableOutput() {
 				return o.printObject(t, o.streams.Out)
 			}
-			tables, err := c.tables(cmd.Context(), t.Name)
+			tables, more, err := c.tables(cmd.Context(), t.Name, describeTables)
 			if err != nil {
 				return err
 			}
 			// As kubectl describe: events the user may not read are left out, not an error.
 			events, eventsErr := c.events(cmd.Context(), t, "Tournament")
 			w := tabwriter.NewWriter(o.streams.Out, 0, 8, 2, ' ', 0)
-			describeTournament(w, t, tables, events, eventsErr, o.now())
+			describeTournament(w, t, tables, more, events, eventsErr, o.now())
 			return w.Flush()
 		})
 }
 
 // describeTournament writes t in kubectl describe's layout: "Field:<tab>value" lines, sections
 // indented by two spaces.
-func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Table, events []corev1.Event, eventsErr error, now time.Time) {
+func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Table, moreTables bool, events []corev1.Event, eventsErr error, now time.Time) {
 	line := func(indent int, format string, args ...any) {
 		fmt.Fprintf(w, "%*s"+format+"\n", append([]any{indent, ""}, args...)...)
 	}
@@ -108,6 +111,9 @@ func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Tab
 		line(2, "------\t----\t-------\t----\t-------\t-----")
 		for _, tb := range tables {
 			line(2, "%d\t%s\t%d\t%d\t%t\t%s", tb.Spec.Number, tb.Name, tb.Status.Players, tb.Status.HandNumber, tb.Status.InHand, tb.Status.Phase)
+		}
+		if moreTables {
+			line(2, "... more: kubectl get tables -n %s -l %s=%s", t.Namespace, tournamentLabel, t.Name)
 		}
 	}
 

@@ -79,8 +79,9 @@ func seed(t *testing.T, ctx context.Context, c crclient.Client) {
 	}
 	for n := int32(1); n <= 3; n++ {
 		tb := &pokerv1.Table{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("spring-main-%d", n), Namespace: nsPoker},
-			Spec:       pokerv1.TableSpec{Tournament: "spring-main", Number: n, Seats: 9},
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("spring-main-table-%03d", n), Namespace: nsPoker,
+				Labels: map[string]string{tournamentLabel: "spring-main"}},
+			Spec: pokerv1.TableSpec{Tournament: "spring-main", Number: n, Seats: 9},
 		}
 		if err := c.Create(ctx, tb); err != nil {
 			t.Fatal(err)
@@ -360,10 +361,24 @@ func TestPlugin(t *testing.T) {
 			[]string{"Prize Pool:", "2,400.00 EUR, 12 places paid"},
 			[]string{"1", "alice", "41,250", "720.00 EUR"},
 			[]string{"Tables In Play:"},
-			[]string{"1", "spring-main-1", "9", "41", "true", "Ready"},
-			[]string{"2", "spring-main-2", "9", "42", "false", "Ready"},
+			[]string{"1", "spring-main-table-001", "9", "41", "true", "Ready"},
+			[]string{"2", "spring-main-table-002", "9", "42", "false", "Ready"},
+			[]string{"3", "spring-main-table-003", "9", "43", "true", "Ready"},
 			[]string{"WorkflowRunning", "True", "Started", "the tournament workflow runs"},
 			[]string{"Normal", "LevelUp", "pokerfloor-manager", "level 2 started: blinds 100/200 ante 100"})
+		if strings.Contains(r.stdout, "... more") {
+			t.Errorf("describe says there are more than the 3 tables:\n%s", r.stdout)
+		}
+		// A large event's tables do not all fit: describe lists the first and says where the rest are.
+		defer func(n int) { describeTables = n }(describeTables)
+		describeTables = 2
+		r = f.run(t, "", "describe", "spring-main")
+		wantLines(t, "describe of more tables than it lists", r.stdout,
+			[]string{"2", "spring-main-table-002"},
+			[]string{"... more: kubectl get tables -n poker -l poker.pokerfloor.dev/tournament=spring-main"})
+		if strings.Contains(r.stdout, "spring-main-table-003") {
+			t.Errorf("describe listed more than %d tables:\n%s", describeTables, r.stdout)
+		}
 		for _, format := range []string{"json", "yaml"} {
 			m := decode(t, f.run(t, "", "describe", "spring-main", "-o", format), format)
 			if field(m, "kind") != "Tournament" || field(m, "spec", "displayName") != "Spring Main Event" ||
@@ -687,7 +702,7 @@ func TestPlugin(t *testing.T) {
 			{"FloorAction", "Applied: unregister applied", []string{"unregister", "autumn-deep", "carl"}},
 			{"FloorAction", "Applied: removeNoShows applied", []string{"remove-no-shows", "spring-main", "hal"}},
 			{"Sanction", "Applied: erin sits out", []string{"sanction", "spring-main", "erin", "--kind", "warning", "--reason", "x", "--wait"}},
-			{"EntryBatchList", "entries registered, 0 refused", []string{"register", "spring-main", "-f", entries, "--wait", "--allow-repeat"}},
+			{"EntryBatchList", "1 entry registered, 0 refused", []string{"register", "spring-main", "-f", entries, "--wait", "--allow-repeat"}},
 		}
 		for _, w := range writes {
 			for _, format := range []string{"table", "json", "yaml"} {

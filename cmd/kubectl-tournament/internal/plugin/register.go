@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
@@ -238,7 +239,7 @@ func newRegisterCommand(o *options) *cobra.Command {
 				if !created {
 					state = "already registered, unchanged"
 				}
-				fmt.Fprintf(o.streams.Out, "entrybatch.%s/%s %s (%d entries)\n", pokerv1.GroupVersion.Group, got.Name, state, len(got.Spec.Entries))
+				fmt.Fprintf(o.streams.Out, "entrybatch.%s/%s %s (%s)\n", pokerv1.GroupVersion.Group, got.Name, state, entriesCount(len(got.Spec.Entries)))
 			}
 			list.Items = append(list.Items, *got)
 		}
@@ -268,6 +269,14 @@ func newRegisterCommand(o *options) *cobra.Command {
 		return reportBatches(o, list.Items)
 	}
 	return cmd
+}
+
+// entriesCount says "1 entry", "2 entries".
+func entriesCount(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }
 
 // refuseRepeats refuses new batches that repeat a player and kind of a batch already there: the
@@ -352,7 +361,7 @@ func reportBatches(o *options, batches []pokerv1.EntryBatch) error {
 		}
 	}
 	if o.tableOutput() {
-		fmt.Fprintf(o.streams.Out, "%d entries registered, %d refused\n", accepted, refused)
+		fmt.Fprintf(o.streams.Out, "%s registered, %d refused\n", entriesCount(int(accepted)), refused)
 	}
 	if refused > 0 {
 		return fmt.Errorf("%d of %d entries were refused (listed above)", refused, accepted+refused)
