@@ -41,7 +41,6 @@ type client struct {
 	authn     authenticationv1client.AuthenticationV1Interface
 	host      string // the API server's address
 	namespace string // the namespace of -n, or the kubeconfig context's, or "default"
-	explicit  bool   // -n was given
 }
 
 func (o *options) client() (*client, error) {
@@ -49,12 +48,10 @@ func (o *options) client() (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
 	}
-	ns, explicit, err := o.config.ToRawKubeConfigLoader().Namespace()
+	// -n, else the context's namespace, else "default", as kubectl.
+	ns, _, err := o.config.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return nil, fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
-	}
-	if o.config.Namespace != nil && *o.config.Namespace != "" {
-		explicit = true
 	}
 	gv := pokerv1.GroupVersion
 	rc := rest.CopyConfig(cfg)
@@ -76,7 +73,7 @@ func (o *options) client() (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a client for %s: %w", cfg.Host, err)
 	}
-	return &client{rest: r, core: core, authn: authn, host: cfg.Host, namespace: ns, explicit: explicit}, nil
+	return &client{rest: r, core: core, authn: authn, host: cfg.Host, namespace: ns}, nil
 }
 
 func (c *client) get(ctx context.Context, resource, name string, into runtime.Object) error {
