@@ -336,8 +336,8 @@ func TestChartCopiesOfConfig(t *testing.T) {
 	}
 	copies, _ := filepath.Glob(filepath.Join(chartDir, "crds", "*.yaml"))
 	pairs := map[string]string{
-		"../config/rbac/role.yaml":            "files/manager-role.yaml",
-		"../config/rbac/roles.yaml":           "files/user-roles.yaml",
+		"../config/rbac/role.yaml":           "files/manager-role.yaml",
+		"../config/rbac/roles.yaml":          "files/user-roles.yaml",
 		"../config/admission/issued-by.yaml": "files/admission.yaml",
 	}
 	var want []string
