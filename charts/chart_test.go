@@ -318,6 +318,7 @@ func TestChartSchemaRefusesBadValues(t *testing.T) {
 			if err == nil {
 				t.Fatalf("values %s accepted; want a refusal", tc.values)
 			}
+			t.Logf("refused: %v", err)
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("refusal of %s:\n%v\nwant it to say %q", tc.values, err, w)
@@ -471,4 +472,23 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestChartWithoutEvents: --set tournaments=null (or []) installs the platform alone.
+func TestChartWithoutEvents(t *testing.T) {
+	ch := loadChart(t)
+	for _, vals := range []map[string]any{{"tournaments": nil}, {"tournaments": []any{}}} {
+		manifests, err := install(t, ch, "pokerfloor-system", vals)
+		if err != nil {
+			t.Fatalf("values %v: %v", vals, err)
+		}
+		for _, m := range manifests {
+			if strings.Contains(m, "\nkind: Tournament\n") {
+				t.Errorf("values %v rendered a Tournament:\n%s", vals, m)
+			}
+		}
+		if len(manifests) < 10 {
+			t.Errorf("values %v rendered %d objects; want the platform's", vals, len(manifests))
+		}
+	}
 }
