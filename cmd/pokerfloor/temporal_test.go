@@ -48,7 +48,8 @@ func freeLoopbackPort(t *testing.T) int {
 }
 
 // TestTemporalServesTheNamespace runs `pokerfloor temporal` in-process, through the same function
-// as the binary, with the frontend on every interface as the chart's StatefulSet runs it: /readyz
+// as the binary, configured by POKERFLOOR_TEMPORAL_* with the frontend on every interface, as the
+// chart's StatefulSet runs it: /readyz
 // says not ready or ready, never nothing, a Temporal SDK client connects and describes the
 // namespace, and a cancel (SIGTERM) stops it in order with the database kept in --db.
 func TestTemporalServesTheNamespace(t *testing.T) {
@@ -62,10 +63,11 @@ func TestTemporalServesTheNamespace(t *testing.T) {
 	defer cancel()
 	stderr := &lockedBuffer{}
 	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"temporal", "--address", "0.0.0.0:" + strconv.Itoa(frontend),
-			"--health-address", "127.0.0.1:" + strconv.Itoa(health), "--namespace", namespace, "--db", db}, io.Discard, stderr)
-	}()
+	t.Setenv("POKERFLOOR_TEMPORAL_ADDRESS", "0.0.0.0:"+strconv.Itoa(frontend))
+	t.Setenv("POKERFLOOR_TEMPORAL_HEALTH_ADDRESS", "127.0.0.1:"+strconv.Itoa(health))
+	t.Setenv("POKERFLOOR_TEMPORAL_NAMESPACE", namespace)
+	t.Setenv("POKERFLOOR_TEMPORAL_DB", db)
+	go func() { done <- run(ctx, []string{"temporal"}, io.Discard, stderr) }()
 
 	// Deadlines hold on a machine many times slower: the server starts in seconds here.
 	readyz := "http://127.0.0.1:" + strconv.Itoa(health) + "/readyz"
