@@ -4,8 +4,8 @@
 // server-side dry run. It has no code of its own and must never be imported.
 //
 // The chart's crds/ and files/ are copies of config/ (Helm reads only files inside the chart). `make
-// generate` copies them after controller-gen has written config/ (the Makefile runs this package's
-// go:generate again last, since go generate ./... reaches charts before controllers);
+// generate` copies them after controller-gen has written config/: the Makefile runs this package's
+// generator again last, since go generate ./... reaches charts before controllers.
 // TestChartCopiesOfConfig fails when they differ.
 package charts
 
