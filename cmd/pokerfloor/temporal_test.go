@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,5 +147,39 @@ func TestTemporalRefusesBadFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("temporal %v: status %d, %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestChartEnvNamesAreFlags: every POKERFLOOR_<COMMAND>_<FLAG> the Helm chart sets on the manager,
+// the worker and the embedded Temporal server names a flag the command has, so a renamed flag
+// cannot leave the chart setting a variable nobody reads.
+func TestChartEnvNamesAreFlags(t *testing.T) {
+	templates, err := filepath.Glob(filepath.Join("..", "..", "charts", "pokerfloor", "templates", "*.yaml"))
+	if err != nil || len(templates) == 0 {
+		t.Fatalf("no chart templates: %v", err)
+	}
+	root := newRootCommand()
+	envName := regexp.MustCompile(`\bPOKERFLOOR_(MANAGER|WORKER|TEMPORAL)_([A-Z0-9_]+)`)
+	seen := 0
+	for _, file := range templates {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range envName.FindAllStringSubmatch(string(data), -1) {
+			seen++
+			cmd, _, err := root.Find([]string{strings.ToLower(m[1])})
+			if err != nil || cmd == root {
+				t.Errorf("%s sets %s: there is no command %s", filepath.Base(file), m[0], strings.ToLower(m[1]))
+				continue
+			}
+			flag := strings.ReplaceAll(strings.ToLower(m[2]), "_", "-")
+			if cmd.Flags().Lookup(flag) == nil {
+				t.Errorf("%s sets %s: pokerfloor %s has no flag --%s", filepath.Base(file), m[0], cmd.Name(), flag)
+			}
+		}
+	}
+	if seen < 20 {
+		t.Errorf("found %d POKERFLOOR_* variables in the chart; want those of the manager, the worker and Temporal", seen)
 	}
 }
