@@ -52,6 +52,7 @@ bench:
 ## config/crd/bases from the kubebuilder markers: the go:generate line in api/v1alpha1/doc.go)
 generate:
 	go generate ./...
+	go generate ./charts # the chart's copies of config/, after controllers' role
 
 ## lint: gofmt, go vet and staticcheck must all be silent
 lint:

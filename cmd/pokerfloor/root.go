@@ -68,6 +68,7 @@ func newRootCommand() *cobra.Command {
 		newBotCommand(v),
 		newManagerCommand(v),
 		newWorkerCommand(v),
+		newTemporalCommand(v),
 	)
 	return root
 }

@@ -4,8 +4,9 @@
 //
 // It is the same server that go.temporal.io/server/temporaltest starts for tests, configured the same
 // way (temporaltest/internal/lite_server.go), except that the database is a file (mode rwc) rather
-// than memory. It must never be used for more than one machine's local run: it has one shard, binds
-// to 127.0.0.1 only and has no authentication.
+// than memory. It has one shard and no authentication: it serves one machine's local run (every
+// service on 127.0.0.1) or, with Options.FrontendAddress, a small event's cluster through
+// `pokerfloor temporal` (the frontend on that address, the other services still on loopback).
 package localtemporal
 
 import (
@@ -64,6 +65,10 @@ type Options struct {
 	// server starts empty: the local run starts each new tournament so, and the folder does not
 	// grow with every run.
 	Reset bool
+	// FrontendAddress, host:port, is where the frontend listens (0.0.0.0:7233 for every interface).
+	// Empty: a free port on 127.0.0.1. The history, matching and worker services always bind to
+	// loopback.
+	FrontendAddress string
 	// DynamicConfig overrides server settings by key (dynamicconfig.<Setting>.Key()), for example
 	// to raise rate limits for a simulation at full speed.
 	DynamicConfig map[dynamicconfig.Key]any
@@ -182,8 +187,27 @@ func start(opts Options, unlock func()) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	hostPort := net.JoinHostPort(loopback, fmt.Sprint(ports[0]))
+	frontendIP := loopback
+	if opts.FrontendAddress != "" {
+		host, port, err := SplitFrontendAddress(opts.FrontendAddress)
+		if err != nil {
+			return nil, err
+		}
+		ports[0] = port
+		if frontendIP = host; host == "" {
+			frontendIP = "0.0.0.0"
+		}
+	}
+	// The address the server's own system workers, and Dial, use.
+	dialIP := frontendIP
+	if ip := net.ParseIP(frontendIP); ip == nil || ip.IsUnspecified() {
+		dialIP = loopback
+	}
+	hostPort := net.JoinHostPort(dialIP, fmt.Sprint(ports[0]))
 	cfg := serverConfig(sqlConfig, hostPort, ports)
+	frontend := cfg.Services[string(primitives.FrontendService)]
+	frontend.RPC.BindOnIP = frontendIP
+	cfg.Services[string(primitives.FrontendService)] = frontend
 
 	logger := log.Logger(log.NewNoopLogger())
 	level := zap.NewAtomicLevelAt(zapcore.InfoLevel)
@@ -348,6 +372,22 @@ func (s *Server) Discard() error {
 	}
 	s.unlock()
 	return err
+}
+
+// SplitFrontendAddress checks Options.FrontendAddress: an IP address (or none) and a port.
+func SplitFrontendAddress(addr string) (host string, port int, err error) {
+	h, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("frontend address %q: %v; expected IP:PORT, like 0.0.0.0:7233", addr, err)
+	}
+	if h != "" && net.ParseIP(h) == nil {
+		return "", 0, fmt.Errorf("frontend address %q: %q is not an IP address; expected IP:PORT, like 0.0.0.0:7233", addr, h)
+	}
+	n, err := net.LookupPort("tcp", p)
+	if err != nil || n < 1 || n > 65535 {
+		return "", 0, fmt.Errorf("frontend address %q: port %q; expected 1 to 65535", addr, p)
+	}
+	return h, n, nil
 }
 
 // freePorts returns n distinct loopback ports that were free a moment ago.
