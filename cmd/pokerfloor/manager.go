@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -8,7 +9,9 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -20,6 +23,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
@@ -50,7 +54,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
 	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
-	f.String("metrics-address", ":8080", "address of the Prometheus /metrics (0: off)")
+	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: the reconciles' and the Temporal client's metrics (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
 	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
 	return cmd
@@ -70,9 +74,26 @@ type clusterSettings struct {
 	kube     *rest.Config
 	log      *slog.Logger
 	temporal temporal.Client
+	// tel is the process's OpenTelemetry: its Temporal client's metrics and spans (and the
+	// reconciles' spans in the manager), for Prometheus and by OTLP when the environment names a
+	// collector. close shuts the client and then the telemetry down.
+	tel *telemetry.Telemetry
 }
 
-func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error) {
+// close closes the Temporal client, then flushes the telemetry.
+func (s clusterSettings) close() {
+	s.temporal.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.tel.Shutdown(ctx); err != nil {
+		s.log.Warn("telemetry shutdown", "err", err)
+	}
+}
+
+// readClusterSettings reads section's (manager or worker) shared settings. The process's metrics
+// go to metrics (the manager: controller-runtime's registry, served on its /metrics), or to a
+// registry of their own for telemetry's Handler when metrics is nil.
+func readClusterSettings(v *viper.Viper, section string, metrics prometheus.Registerer) (clusterSettings, error) {
 	var s clusterSettings
 	get := func(k string) string { return v.GetString(section + "." + k) }
 	var level slog.Level
@@ -96,11 +117,20 @@ func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error
 	if err != nil {
 		return s, usageErrorf("kubernetes: %v (give --kubeconfig, or run in a cluster)", err)
 	}
-	// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is out
-	// of reach.
-	s.temporal, err = temporal.NewLazyClient(temporal.Options{HostPort: get("temporal-address"), Namespace: get("namespace"),
-		Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))})
+	s.tel, err = telemetry.New(context.Background(), telemetry.Config{Service: "pokerfloor-" + section,
+		Prometheus: metrics == nil, Registerer: metrics, OTLP: telemetry.OTLPFromEnv(), Global: true})
 	if err != nil {
+		return s, err
+	}
+	opts, err := s.tel.TemporalOptions(temporal.Options{HostPort: get("temporal-address"), Namespace: get("namespace"),
+		Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))})
+	if err == nil {
+		// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is
+		// out of reach.
+		s.temporal, err = temporal.NewLazyClient(opts)
+	}
+	if err != nil {
+		_ = s.tel.Shutdown(context.Background())
 		return s, usageErrorf("--temporal-address %s: %v", get("temporal-address"), err)
 	}
 	return s, nil
@@ -150,11 +180,13 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	if err != nil {
 		return err
 	}
-	s, err := readClusterSettings(v, "manager")
+	// One /metrics: controller-runtime's registry (the reconciles, the work queues, the API
+	// client, the Go runtime) with the OpenTelemetry instruments and the Temporal client's.
+	s, err := readClusterSettings(v, "manager", ctrlmetrics.Registry)
 	if err != nil {
 		return err
 	}
-	defer s.temporal.Close()
+	defer s.close()
 	mgr, err := ctrl.NewManager(s.kube, ctrl.Options{
 		Scheme:                  controllers.NewScheme(),
 		Metrics:                 metricsserver.Options{BindAddress: v.GetString("manager.metrics-address")},
