@@ -237,8 +237,7 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	}}
 	srv, err := tableserver.New(tableserver.Config{Tournament: s.tournament, TableID: s.table, Reporter: announce,
 		Tokens: tokens, HistoryDir: v.GetString("table.history-dir"), Grace: v.GetDuration("table.grace"), Logger: log,
-		Observe: tel.Table(s.tournament, s.table).Observe,
-		Bots:    tableBots(s), ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
+		Observe: tel.Table(s.tournament, s.table).Observe, Bots: tableBots(s), ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
 			Bank: tableserver.TimeBank{Initial: v.GetDuration("table.bank"), PerLevel: v.GetDuration("table.bank-per-level"), Max: v.GetDuration("table.bank-max")}}})
 	if err != nil {
 		return usageError(err)
