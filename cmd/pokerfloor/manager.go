@@ -122,13 +122,10 @@ func readClusterSettings(v *viper.Viper, section string, metrics prometheus.Regi
 	if err != nil {
 		return s, err
 	}
-	opts, err := s.tel.TemporalOptions(temporal.Options{HostPort: get("temporal-address"), Namespace: get("namespace"),
-		Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))})
-	if err == nil {
-		// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is
-		// out of reach.
-		s.temporal, err = temporal.NewLazyClient(opts)
-	}
+	// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is out
+	// of reach.
+	s.temporal, err = temporal.NewLazyClient(s.tel.TemporalOptions(temporal.Options{HostPort: get("temporal-address"),
+		Namespace: get("namespace"), Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))}))
 	if err != nil {
 		_ = s.tel.Shutdown(context.Background())
 		return s, usageErrorf("--temporal-address %s: %v", get("temporal-address"), err)

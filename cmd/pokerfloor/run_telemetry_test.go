@@ -166,7 +166,31 @@ func TestRunTelemetry(t *testing.T) {
 	if len(hands) < 10 || actions < len(hands) {
 		t.Errorf("%d hands traced with %d actions", len(hands), actions)
 	}
-	t.Logf("%d hands traced with %d actions as events; a spectator counted on /metrics", len(hands), actions)
+	// Temporal's spans (its tracing interceptor on the run's client): the activities and the
+	// tables' reports (Updates of their workflows) bear the tournament, and the reports the table.
+	temporalSpans := map[string]int{}
+	for _, s := range exp.GetSpans() {
+		kind, _, ok := strings.Cut(s.Name, ":")
+		if !ok {
+			continue
+		}
+		attrs := map[attribute.Key]string{}
+		for _, a := range s.Attributes {
+			attrs[a.Key] = a.Value.Emit()
+		}
+		if attrs[telemetry.AttrTournament] != tour.ID() {
+			t.Errorf("span %s: poker.tournament %q, not the run's %s", s.Name, attrs[telemetry.AttrTournament], tour.ID())
+			continue
+		}
+		if kind == "UpdateWorkflow" && !tableID.MatchString(attrs[telemetry.AttrTable]) {
+			t.Errorf("span %s: poker.table %q", s.Name, attrs[telemetry.AttrTable])
+		}
+		temporalSpans[kind]++
+	}
+	if temporalSpans["RunActivity"] == 0 || temporalSpans["UpdateWorkflow"] == 0 || temporalSpans["StartWorkflow"] == 0 {
+		t.Errorf("Temporal's spans by kind: %v; want the tournament's start, activities and the reports' Updates", temporalSpans)
+	}
+	t.Logf("%d hands traced with %d actions as events; a spectator counted on /metrics; Temporal's spans %v", len(hands), actions, temporalSpans)
 }
 
 // prometheusPath returns Debian's prometheus, or skips the test (fails it under CI=true) without it.

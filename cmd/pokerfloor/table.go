@@ -204,12 +204,8 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	} else {
 		// A lazy client: the process starts (and stays not ready) while Temporal is out of reach,
 		// and the runner's reports retry with backoff until it answers.
-		opts, err := tel.TemporalOptions(client.Options{HostPort: v.GetString("table.temporal-address"),
-			Namespace: v.GetString("table.namespace"), Logger: sdkLogger(nil)})
-		if err != nil {
-			return err
-		}
-		c, err := client.NewLazyClient(opts)
+		c, err := client.NewLazyClient(tel.TemporalOptions(client.Options{HostPort: v.GetString("table.temporal-address"),
+			Namespace: v.GetString("table.namespace"), Logger: sdkLogger(nil)}))
 		if err != nil {
 			return usageErrorf("--temporal-address %s: %v", v.GetString("table.temporal-address"), err)
 		}

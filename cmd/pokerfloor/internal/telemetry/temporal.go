@@ -34,7 +34,7 @@ var temporalView = sdkmetric.NewView(
 // activity, carried across processes in Temporal's headers. The interceptor reaches the workers
 // made from the client, so one call wires a process. Each span bearing a workflow ID gets
 // poker.tournament (and poker.table for a table's workflow) read from it.
-func (t *Telemetry) TemporalOptions(o client.Options) (client.Options, error) {
+func (t *Telemetry) TemporalOptions(o client.Options) client.Options {
 	o.MetricsHandler = temporalotel.NewMetricsHandler(temporalotel.MetricsHandlerOptions{
 		Meter:                t.meters.Meter(temporalScope),
 		UseMonotonicCounters: true,
@@ -50,10 +50,11 @@ func (t *Telemetry) TemporalOptions(o client.Options) (client.Options, error) {
 		},
 	})
 	if err != nil {
-		return o, fmt.Errorf("temporal tracing: %w", err)
+		// The contrib module errs on no options (v0.8.1 never does): a programming error.
+		panic(fmt.Sprintf("temporal tracing: %v", err))
 	}
 	o.Interceptors = append(append([]interceptor.ClientInterceptor(nil), o.Interceptors...), tracing)
-	return o, nil
+	return o
 }
 
 // pokerSpan is a span of the Temporal interceptor. The interceptor sets the workflow's ID as the

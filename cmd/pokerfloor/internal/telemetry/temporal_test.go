@@ -41,10 +41,7 @@ func TestTemporalTelemetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tel.Shutdown(context.Background())
-	opts, err := tel.TemporalOptions(client.Options{Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := tel.TemporalOptions(client.Options{Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(opts))
 	c := srv.GetDefaultClient()
 	w := worker.New(c, "probe", worker.Options{})
