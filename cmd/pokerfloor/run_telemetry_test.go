@@ -360,7 +360,8 @@ func answer(t *testing.T, prom string, q dashboardQuery) (sample string, err err
 func isNaNOrInf(f float64) bool { return f != f || f > 1e308 || f < -1e308 }
 
 // TestDashboardsOnPrometheus starts Debian's Prometheus scraping a short local tournament's
-// /metrics each second, then runs every query of every panel (and every variable) of the Grafana
+// /metrics each second (the tables, the tournament, its Temporal client's workflows and
+// activities) and a manager's on envtest (its reconciles), then runs every query of every panel (and every variable) of the Grafana
 // dashboards in charts/pokerfloor/dashboards through Prometheus' HTTP API: each must parse, and
 // each must return a finite value while the tournament is played. A query that errors fails at
 // once; one without data is asked again until the scrapes have filled the windows of its rates.
@@ -375,6 +376,16 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 	tour, web, metrics := telemetryRun(t, ctx, 90, 30, nil)
 	conn := watchTable(t, ctx, web) // a WebSocket connection to count
 	defer conn.CloseNow()
+	targets := []string{strings.TrimPrefix(metrics, "http://")}
+	// The reconciles' metrics come from a manager: one runs on envtest when its binaries are
+	// here (always under CI); without them the reconciles' queries are only proved to parse.
+	managerRuns := os.Getenv("KUBEBUILDER_ASSETS") != "" || os.Getenv("CI") == "true"
+	if managerRuns {
+		targets = append(targets, strings.TrimPrefix(startManager(t, ctx).metrics, "http://"))
+	}
+	fromManager := func(q dashboardQuery) bool {
+		return strings.Contains(q.Expr, "controller_runtime_") || strings.Contains(q.Expr, "workqueue_")
+	}
 
 	dir := t.TempDir()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -383,8 +394,12 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 	}
 	promAddr := ln.Addr().String()
 	ln.Close() // Prometheus listens there; nothing else on the machine picks this port in between
-	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: pokerfloor\n    static_configs:\n      - targets: [%q]\n",
-		strings.TrimPrefix(metrics, "http://"))
+	quoted := make([]string, len(targets))
+	for i, tg := range targets {
+		quoted[i] = strconv.Quote(tg)
+	}
+	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: pokerfloor\n    static_configs:\n      - targets: [%s]\n",
+		strings.Join(quoted, ", "))
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -426,6 +441,8 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 			switch {
 			case err != nil:
 				t.Errorf("%s: %s: %v", q.Where, q.Expr, err)
+			case v == "" && !managerRuns && fromManager(q):
+				t.Logf("%s parses (no manager runs here to give it data)", q.Where)
 			case v == "":
 				still = append(still, q)
 			default:
