@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // The reconcilers' traces: a span for each reconcile, named for the kind it reconciles, with the
@@ -88,4 +89,11 @@ func (t *tracedReconciler) pokerAttributes(ctx context.Context, key types.Namesp
 		return []attribute.KeyValue{attrTournament.String(table.Namespace + "/" + table.Spec.Tournament), attrTable.String(key.String())}
 	}
 	return nil
+}
+
+// PublishedStructure is the blind structure a Tournament's spec publishes, as its workflow plays
+// it: the manager's lobby page lists the levels to come from it.
+func PublishedStructure(t *pokerv1.Tournament) (floor.Structure, error) {
+	spec, err := workflowSpec(t)
+	return spec.Structure, err
 }

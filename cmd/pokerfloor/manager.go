@@ -2,15 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,6 +29,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -37,7 +45,8 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 			"one Pod running `pokerfloor table` and one Service, and reports in the Table's status what\n" +
 			"the Pod and the table process say: ready, crashed, in a hand (protected from eviction).\n\n" +
 			"One manager leads at a time (--leader-elect); /healthz and /readyz answer on\n" +
-			"--health-address. Logs are JSON lines on stderr.",
+			"--health-address, the metrics on --metrics-address, and every manager serves the\n" +
+			"tournaments' clock and lobby pages on --lobby-address. Logs are JSON lines on stderr.",
 		Example: "  pokerfloor manager --temporal-address temporal-frontend:7233 --table-image ghcr.io/pokerfloor/pokerfloor:v0.1.0",
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runManager(cmd, v) },
@@ -54,6 +63,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
 	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
+	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/ (0: off)")
 	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: the reconciles' and the Temporal client's metrics (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
 	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
@@ -198,6 +208,17 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	if err := controllers.SetupReconcilers(mgr, cfg, s.temporal); err != nil {
 		return fmt.Errorf("manager: %w", err)
 	}
+	if addr := v.GetString("manager.lobby-address"); addr != "0" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return usageErrorf("--lobby-address %s: %v", addr, err)
+		}
+		if err := mgr.Add(lobbyServer{ln: ln, dir: lobby.NewDirectory(lobby.DirectoryConfig{
+			List: tournamentListings(mgr.GetClient(), s.temporal, s.log), Logger: s.log})}); err != nil {
+			return err
+		}
+		s.log.Info("lobby", "address", ln.Addr().String())
+	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
@@ -206,4 +227,59 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	s.log.Info("manager starting", "temporal", cfg.TemporalAddress, "namespace", cfg.TemporalNamespace, "tableImage", cfg.TableImage)
 	return mgr.Start(cmd.Context())
+}
+
+// tournamentListings lists the Tournaments (from kube, the manager's cache) for the lobby pages,
+// each read through its workflow on tc once the manager has started it.
+func tournamentListings(kube client.Reader, tc temporal.Client, log *slog.Logger) func(context.Context) ([]lobby.Listing, error) {
+	return func(ctx context.Context) ([]lobby.Listing, error) {
+		var list pokerv1.TournamentList
+		if err := kube.List(ctx, &list); err != nil {
+			return nil, err
+		}
+		out := make([]lobby.Listing, 0, len(list.Items))
+		for i := range list.Items {
+			t := &list.Items[i]
+			l := lobby.Listing{Path: t.Namespace + "/" + t.Name, ID: t.Status.WorkflowID, Name: t.Name, Phase: string(t.Status.Phase)}
+			if t.Spec.DisplayName != "" {
+				l.Name = t.Spec.DisplayName
+			}
+			if t.Status.WorkflowID != "" {
+				st, err := controllers.PublishedStructure(t)
+				if err != nil {
+					// Its reconciler says so in its conditions; the page shows no levels to come.
+					log.Debug("lobby: no structure", "tournament", l.Path, "err", err)
+				}
+				l.Source, l.Structure = workflows.GetTournament(tc, t.Status.WorkflowID), st
+			}
+			out = append(out, l)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+		return out, nil
+	}
+}
+
+// lobbyServer serves the lobby pages while the manager runs, leader or not: they only read.
+type lobbyServer struct {
+	ln  net.Listener
+	dir *lobby.Directory
+}
+
+func (l lobbyServer) NeedLeaderElection() bool { return false }
+
+func (l lobbyServer) Start(ctx context.Context) error {
+	srv := &http.Server{Handler: l.dir.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() { defer close(done); l.dir.Run(ctx) }()
+	go func() {
+		<-ctx.Done()
+		<-done // the lobbies stopped: their pages' event streams are over
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(l.ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("lobby: %w", err)
+	}
+	return nil
 }
