@@ -73,7 +73,7 @@ func TestReconcileSpans(t *testing.T) {
 		}
 		got := map[attribute.Key]string{}
 		for _, a := range spans[0].Attributes {
-			got[a.Key] = a.Value.Emit()
+			got[a.Key] = a.Value.String()
 		}
 		if got[attrTournament] != c.tournament || got[attrTable] != c.tabl || got["k8s.object.name"] != c.name {
 			t.Errorf("%s %s: attributes %v; want poker.tournament %q, poker.table %q", c.kind, c.name, spans[0].Attributes, c.tournament, c.tabl)

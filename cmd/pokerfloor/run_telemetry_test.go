@@ -176,7 +176,7 @@ func TestRunTelemetry(t *testing.T) {
 		}
 		attrs := map[attribute.Key]string{}
 		for _, a := range s.Attributes {
-			attrs[a.Key] = a.Value.Emit()
+			attrs[a.Key] = a.Value.String()
 		}
 		if attrs[telemetry.AttrTournament] != tour.ID() {
 			t.Errorf("span %s: poker.tournament %q, not the run's %s", s.Name, attrs[telemetry.AttrTournament], tour.ID())

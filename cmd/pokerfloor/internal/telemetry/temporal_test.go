@@ -85,7 +85,7 @@ func TestTemporalTelemetry(t *testing.T) {
 		s := found[n]
 		attrs := map[attribute.Key]string{}
 		for _, a := range s.Attributes {
-			attrs[a.Key] = a.Value.Emit()
+			attrs[a.Key] = a.Value.String()
 		}
 		if attrs[AttrTournament] != "spring/main/uid-1" || attrs[AttrTable] != id {
 			t.Errorf("%s: poker.tournament %q, poker.table %q (attributes %v)", n, attrs[AttrTournament], attrs[AttrTable], s.Attributes)
