@@ -118,13 +118,19 @@ func metricsText(base string) string {
 }
 
 // TestManagerMetrics: the manager's one /metrics serves controller-runtime's reconcile metrics,
-// the OpenTelemetry instruments and the Temporal client's metrics together.
+// the OpenTelemetry instruments and the Temporal client's metrics together, and with
+// OTEL_EXPORTER_OTLP_ENDPOINT set it sends a span of each reconcile there.
 func TestManagerMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts envtest and the manager")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	otlp := startOTLPReceiver(t)
+	for _, kv := range otlp.env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 	m := startManager(t, ctx)
 	want := []string{`controller_runtime_reconcile_total{controller="tournament",result="error"}`,
 		`controller_runtime_reconcile_time_seconds_bucket{controller="tournament"`, "pokerfloor_websocket_connections{",
@@ -144,7 +150,19 @@ func TestManagerMetrics(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Logf("%s: reconcile errors %v, beside the OpenTelemetry and Temporal series", m.metrics, scrape(t, m.metrics, want[0]))
+	// Each reconcile is a span, sent by OTLP, bearing the tournament's workflow ID.
+	var tour pokerv1.Tournament
+	if err := m.kube.Get(ctx, client.ObjectKey{Namespace: "default", Name: "spring"}, &tour); err != nil {
+		t.Fatal(err)
+	}
+	id := "default/spring/" + string(tour.UID)
+	for otlp.spanWith("reconcile Tournament", map[string]string{"poker.tournament": id}) == nil {
+		if ctx.Err() != nil {
+			t.Fatalf("no reconcile span with poker.tournament %s came by OTLP", id)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("%s: reconcile errors %v, beside the OpenTelemetry and Temporal series; reconcile spans by OTLP", m.metrics, scrape(t, m.metrics, want[0]))
 }
 
 // TestManagerLobby serves the manager's lobby pages (lobby.Directory) from the source the

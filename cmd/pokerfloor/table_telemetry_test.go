@@ -18,7 +18,8 @@ import (
 // TestTableMetrics starts `pokerfloor table` as a process (a standalone table of bots that take
 // their time, deep-stacked so that it plays on while the test looks) and reads its /metrics on
 // the players' address: the hands reported, the actions timed, the reports counted and timed, and
-// a spectator's WebSocket connection counted while it is open.
+// a spectator's WebSocket connection counted while it is open; and the same process sends its
+// hands' and reports' spans and its metrics by OTLP to the endpoint its environment names.
 func TestTableMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a table process")
@@ -28,7 +29,8 @@ func TestTableMetrics(t *testing.T) {
 	cmd := exec.CommandContext(ctx, os.Args[0], "table", "--standalone", "--players", "ann,bob,cat", "--bots", "all",
 		"--bot-think", "20ms", "--stack", "1000000", "--blinds", "1/2", "--key", strings.Repeat("k", 32), "--print-tokens",
 		"--listen", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	otlp := startOTLPReceiver(t)
+	cmd.Env = append(append(os.Environ(), asMainEnv+"=1"), otlp.env()...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +92,15 @@ func TestTableMetrics(t *testing.T) {
 	for scrape(t, base, "pokerfloor_websocket_connections{") != 0 {
 		if ctx.Err() != nil {
 			t.Fatal("the spectator's connection is still counted after it closed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Its spans and metrics by OTLP too, to the collector the environment names.
+	for otlp.spanWith("poker.hand", map[string]string{"poker.tournament": "local", "poker.table": "t1"}) == nil ||
+		otlp.spanWith("poker.report", map[string]string{"poker.table": "t1"}) == nil || otlp.metricCount() == 0 {
+		if ctx.Err() != nil {
+			t.Fatalf("by OTLP: a hand's span %v, a report's %v, %d metrics", otlp.spanWith("poker.hand", nil) != nil,
+				otlp.spanWith("poker.report", nil) != nil, otlp.metricCount())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
