@@ -80,16 +80,7 @@ func startManager(t *testing.T, ctx context.Context) *managerRun {
 	t.Helper()
 	k := startKube(t)
 	kube, kubeconfig := k.client, k.kubeconfig
-	// Free addresses: the manager opens them itself; nothing else here picks them in between.
-	free := func() string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		return ln.Addr().String()
-	}
-	metrics, nowhere := free(), free()
+	metrics, nowhere := freeAddress(t), freeAddress(t)
 	mctx, cancel := context.WithCancel(ctx)
 	done := make(chan int, 1)
 	go func() {
@@ -104,6 +95,17 @@ func startManager(t *testing.T, ctx context.Context) *managerRun {
 		t.Fatal(err)
 	}
 	return &managerRun{metrics: "http://" + metrics, kube: kube}
+}
+
+// freeAddress is a free address for a command to open itself; nothing else here picks it in
+// between.
+func freeAddress(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // metricsText is the whole of base's /metrics, or "" while it does not answer.
