@@ -208,6 +208,7 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	if err := controllers.SetupReconcilers(mgr, cfg, s.temporal); err != nil {
 		return fmt.Errorf("manager: %w", err)
 	}
+	s.tel.SetFields(tournamentFields(mgr))
 	if addr := v.GetString("manager.lobby-address"); addr != "0" {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
@@ -256,6 +257,32 @@ func tournamentListings(kube client.Reader, tc temporal.Client, log *slog.Logger
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 		return out, nil
+	}
+}
+
+// tournamentFields gives the field gauges (players left, entries, tables, level) of every started
+// Tournament from its status in the manager's cache, which the reconciler keeps from the
+// workflow's progress. Only the leader reports them, so that a sum over the managers counts each
+// tournament once.
+func tournamentFields(mgr ctrl.Manager) func(context.Context) []telemetry.Field {
+	return func(ctx context.Context) []telemetry.Field {
+		select {
+		case <-mgr.Elected():
+		default:
+			return nil
+		}
+		var list pokerv1.TournamentList
+		if err := mgr.GetClient().List(ctx, &list); err != nil {
+			return nil
+		}
+		var out []telemetry.Field
+		for _, t := range list.Items {
+			if st := t.Status; st.WorkflowID != "" {
+				out = append(out, telemetry.Field{Tournament: st.WorkflowID, Entries: int(st.Entries), PlayersLeft: int(st.PlayersLeft),
+					Tables: int(st.Tables), Level: int(st.Level)})
+			}
+		}
+		return out
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -121,7 +122,8 @@ func metricsText(base string) string {
 
 // TestManagerMetrics: the manager's one /metrics serves controller-runtime's reconcile metrics,
 // the OpenTelemetry instruments and the Temporal client's metrics together, and with
-// OTEL_EXPORTER_OTLP_ENDPOINT set it sends a span of each reconcile there.
+// OTEL_EXPORTER_OTLP_ENDPOINT set it sends a span of each reconcile there; the field's gauges
+// (players left, entries, tables, level) are read from the Tournaments' status.
 func TestManagerMetrics(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts envtest and the manager")
@@ -158,6 +160,29 @@ func TestManagerMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := "default/spring/" + string(tour.UID)
+
+	// The field's gauges come from the Tournaments' status (the reconciler writes it from the
+	// workflow's progress; here the test does, the workflow being out of reach).
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error { // the reconciler writes the status too
+		if err := m.kube.Get(ctx, client.ObjectKeyFromObject(&tour), &tour); err != nil {
+			return err
+		}
+		tour.Status.WorkflowID, tour.Status.Entries, tour.Status.PlayersLeft, tour.Status.Tables, tour.Status.Level = id, 3, 2, 1, 4
+		return m.kube.Status().Update(ctx, &tour)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gauge := func(name string) float64 {
+		return scrape(t, m.metrics, name+`{otel_scope_name="github.com/pokerfloor/pokerfloor",otel_scope_schema_url="",otel_scope_version="",poker_tournament="`+id+`"}`)
+	}
+	for gauge("pokerfloor_players_left") != 2 || gauge("pokerfloor_entries") != 3 || gauge("pokerfloor_tables_active") != 1 || gauge("pokerfloor_level") != 4 {
+		if ctx.Err() != nil {
+			t.Fatalf("the field's gauges: left %v, entries %v, tables %v, level %v; want 2, 3, 1, 4 from the status", gauge("pokerfloor_players_left"),
+				gauge("pokerfloor_entries"), gauge("pokerfloor_tables_active"), gauge("pokerfloor_level"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	for otlp.spanWith("reconcile Tournament", map[string]string{"poker.tournament": id}) == nil {
 		if ctx.Err() != nil {
 			t.Fatalf("no reconcile span with poker.tournament %s came by OTLP", id)

@@ -92,8 +92,9 @@ type Telemetry struct {
 	reportTime   metric.Float64Histogram
 	websockets   metric.Int64UpDownCounter
 
-	rate  *rateWindow
-	field atomic.Pointer[Field]
+	rate   *rateWindow
+	field  atomic.Pointer[Field]
+	fields atomic.Pointer[func(context.Context) []Field]
 }
 
 // Field is the tournament as its last reading gave it, for the gauges.
@@ -199,17 +200,21 @@ func (t *Telemetry) instruments() error {
 	if err := errors.Join(errs[:]...); err != nil {
 		return fmt.Errorf("telemetry instruments: %w", err)
 	}
-	_, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+	_, err := m.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
 		o.ObserveFloat64(rate, t.rate.PerSecond())
-		f := t.field.Load()
-		if f == nil {
-			return nil
+		var fields []Field
+		if src := t.fields.Load(); src != nil {
+			fields = (*src)(ctx)
+		} else if f := t.field.Load(); f != nil {
+			fields = []Field{*f}
 		}
-		at := metric.WithAttributes(AttrTournament.String(f.Tournament))
-		o.ObserveInt64(left, int64(f.PlayersLeft), at)
-		o.ObserveInt64(entries, int64(f.Entries), at)
-		o.ObserveInt64(tables, int64(f.Tables), at)
-		o.ObserveInt64(level, int64(f.Level), at)
+		for _, f := range fields {
+			at := metric.WithAttributes(AttrTournament.String(f.Tournament))
+			o.ObserveInt64(left, int64(f.PlayersLeft), at)
+			o.ObserveInt64(entries, int64(f.Entries), at)
+			o.ObserveInt64(tables, int64(f.Tables), at)
+			o.ObserveInt64(level, int64(f.Level), at)
+		}
 		return nil
 	}, rate, left, entries, tables, level)
 	return err
@@ -225,6 +230,10 @@ func (t *Telemetry) tracerOf(scope string) trace.Tracer {
 
 // SetField records the tournament's latest reading for the gauges.
 func (t *Telemetry) SetField(f Field) { t.field.Store(&f) }
+
+// SetFields makes the gauges read every tournament from fields at each collection instead (the
+// manager: the Tournaments' status in its cache), in place of SetField's one.
+func (t *Telemetry) SetFields(fields func(context.Context) []Field) { t.fields.Store(&fields) }
 
 // Handler serves the metrics in Prometheus' text format (404 without Config.Prometheus, or with
 // Config.Registerer).
