@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,8 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,7 +76,7 @@ func testTournament(name string) *pokerv1.Tournament {
 			Payouts:   &pokerv1.Payouts{SharesBasisPoints: []int32{6000, 4000}}, Players: []string{"ann", "bob", "cid"}}}
 }
 
-// startManager starts envtest and the manager command on it, its Temporal client pointed at an
+// startManager starts envtest and the manager command on it (a process), its Temporal client pointed at an
 // address where nothing answers, and a Tournament for it to reconcile (each reconcile fails to
 // reach Temporal and is tried again: the reconciles' metrics and the Temporal client's failed
 // requests are what the tests read).
@@ -82,16 +85,34 @@ func startManager(t *testing.T, ctx context.Context) *managerRun {
 	k := startKube(t)
 	kube, kubeconfig := k.client, k.kubeconfig
 	metrics, nowhere := freeAddress(t), freeAddress(t)
-	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan int, 1)
-	go func() {
-		done <- run(mctx, []string{"manager", "--kubeconfig", kubeconfig, "--metrics-address", metrics, "--health-address", "0",
-			"--leader-elect=false", "--lobby-address", "0", "--temporal-address", nowhere, "--log-level", "error"}, io.Discard, io.Discard)
-	}()
+	// A process of its own, as in a cluster: controller-runtime refuses a second controller of one
+	// name in a process, and its metrics registry is the process's.
+	cmd := exec.CommandContext(ctx, os.Args[0], "manager", "--kubeconfig", kubeconfig, "--metrics-address", metrics,
+		"--health-address", "0", "--leader-elect=false", "--lobby-address", "0", "--temporal-address", nowhere, "--log-level", "error")
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
-		cancel()
-		<-done
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
 	})
+	// It is up once its /metrics answers; if it exits first, say why.
+	for metricsText("http://"+metrics) == "" {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the manager exited (%v):\n%s", err, lastLines(logs.String(), 20))
+		case <-ctx.Done():
+			t.Fatalf("the manager's /metrics never answered:\n%s", lastLines(logs.String(), 20))
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 	if err := kube.Create(ctx, testTournament("spring")); err != nil {
 		t.Fatal(err)
 	}
