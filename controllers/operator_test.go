@@ -197,11 +197,11 @@ func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, 
 	manager := start("manager", "POKERFLOOR_MANAGER_KUBECONFIG="+kubeconfig,
 		"POKERFLOOR_MANAGER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_MANAGER_NAMESPACE="+cfg.TemporalNamespace,
 		"POKERFLOOR_MANAGER_TABLE_PORT="+strconv.Itoa(int(cfg.TablePort)), "POKERFLOOR_MANAGER_POLL_INTERVAL="+cfg.PollInterval.String(),
-		"POKERFLOOR_MANAGER_HEALTH_ADDRESS="+managerHealth, "POKERFLOOR_MANAGER_METRICS_ADDRESS=0",
+		"POKERFLOOR_MANAGER_HEALTH_ADDRESS="+managerHealth, "POKERFLOOR_MANAGER_METRICS_ADDRESS=0", "POKERFLOOR_MANAGER_LOBBY_ADDRESS=0",
 		"POKERFLOOR_MANAGER_LEADER_ELECT=true", "POKERFLOOR_MANAGER_LEADER_ELECTION_NAMESPACE="+testNamespace)
 	worker := start("worker", "POKERFLOOR_WORKER_KUBECONFIG="+kubeconfig,
 		"POKERFLOOR_WORKER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_WORKER_NAMESPACE="+cfg.TemporalNamespace,
-		"POKERFLOOR_WORKER_HEALTH_ADDRESS="+workerHealth)
+		"POKERFLOOR_WORKER_HEALTH_ADDRESS="+workerHealth, "POKERFLOOR_WORKER_METRICS_ADDRESS=0")
 	stop = func() {
 		for _, c := range []*exec.Cmd{manager, worker} {
 			_ = c.Process.Signal(syscall.SIGTERM)

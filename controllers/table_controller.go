@@ -320,5 +320,5 @@ func (r *TableReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.Pod{}).
 		Owns(&corev1.Service{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: max(1, r.Config.TableWorkers)}).
-		Complete(r)
+		Complete(withReconcileSpans("Table", mgr.GetClient(), r)) // a span a reconcile (telemetry.go)
 }

@@ -341,5 +341,5 @@ func absDuration(d time.Duration) time.Duration {
 func (r *TournamentReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&pokerv1.Tournament{}).
-		Complete(r)
+		Complete(withReconcileSpans("Tournament", mgr.GetClient(), r)) // a span a reconcile (telemetry.go)
 }

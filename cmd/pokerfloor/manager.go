@@ -1,14 +1,24 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/go-logr/logr"
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -19,7 +29,9 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
@@ -33,7 +45,8 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 			"one Pod running `pokerfloor table` and one Service, and reports in the Table's status what\n" +
 			"the Pod and the table process say: ready, crashed, in a hand (protected from eviction).\n\n" +
 			"One manager leads at a time (--leader-elect); /healthz and /readyz answer on\n" +
-			"--health-address. Logs are JSON lines on stderr.",
+			"--health-address, the metrics on --metrics-address, and every manager serves the\n" +
+			"tournaments' clock and lobby pages on --lobby-address. Logs are JSON lines on stderr.",
 		Example: "  pokerfloor manager --temporal-address temporal-frontend:7233 --table-image ghcr.io/pokerfloor/pokerfloor:v0.1.0",
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runManager(cmd, v) },
@@ -50,7 +63,8 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
 	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
-	f.String("metrics-address", ":8080", "address of the Prometheus /metrics (0: off)")
+	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/ (0: off)")
+	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: the reconciles' and the Temporal client's metrics (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
 	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
 	return cmd
@@ -70,9 +84,26 @@ type clusterSettings struct {
 	kube     *rest.Config
 	log      *slog.Logger
 	temporal temporal.Client
+	// tel is the process's OpenTelemetry: its Temporal client's metrics and spans (and the
+	// reconciles' spans in the manager), for Prometheus and by OTLP when the environment names a
+	// collector. close shuts the client and then the telemetry down.
+	tel *telemetry.Telemetry
 }
 
-func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error) {
+// close closes the Temporal client, then flushes the telemetry.
+func (s clusterSettings) close() {
+	s.temporal.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.tel.Shutdown(ctx); err != nil {
+		s.log.Warn("telemetry shutdown", "err", err)
+	}
+}
+
+// readClusterSettings reads section's (manager or worker) shared settings. The process's metrics
+// go to metrics (the manager: controller-runtime's registry, served on its /metrics), or to a
+// registry of their own for telemetry's Handler when metrics is nil.
+func readClusterSettings(v *viper.Viper, section string, metrics prometheus.Registerer) (clusterSettings, error) {
 	var s clusterSettings
 	get := func(k string) string { return v.GetString(section + "." + k) }
 	var level slog.Level
@@ -96,11 +127,17 @@ func readClusterSettings(v *viper.Viper, section string) (clusterSettings, error
 	if err != nil {
 		return s, usageErrorf("kubernetes: %v (give --kubeconfig, or run in a cluster)", err)
 	}
+	s.tel, err = telemetry.New(context.Background(), telemetry.Config{Service: "pokerfloor-" + section,
+		Prometheus: metrics == nil, Registerer: metrics, OTLP: telemetry.OTLPFromEnv(), Global: true})
+	if err != nil {
+		return s, err
+	}
 	// Lazy: the process starts, and says so in its conditions and readiness, while Temporal is out
 	// of reach.
-	s.temporal, err = temporal.NewLazyClient(temporal.Options{HostPort: get("temporal-address"), Namespace: get("namespace"),
-		Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))})
+	s.temporal, err = temporal.NewLazyClient(s.tel.TemporalOptions(temporal.Options{HostPort: get("temporal-address"),
+		Namespace: get("namespace"), Logger: sdklog.NewStructuredLogger(s.log.With("component", "temporal"))}))
 	if err != nil {
+		_ = s.tel.Shutdown(context.Background())
 		return s, usageErrorf("--temporal-address %s: %v", get("temporal-address"), err)
 	}
 	return s, nil
@@ -150,11 +187,13 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	if err != nil {
 		return err
 	}
-	s, err := readClusterSettings(v, "manager")
+	// One /metrics: controller-runtime's registry (the reconciles, the work queues, the API
+	// client, the Go runtime) with the OpenTelemetry instruments and the Temporal client's.
+	s, err := readClusterSettings(v, "manager", ctrlmetrics.Registry)
 	if err != nil {
 		return err
 	}
-	defer s.temporal.Close()
+	defer s.close()
 	mgr, err := ctrl.NewManager(s.kube, ctrl.Options{
 		Scheme:                  controllers.NewScheme(),
 		Metrics:                 metricsserver.Options{BindAddress: v.GetString("manager.metrics-address")},
@@ -169,6 +208,18 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	if err := controllers.SetupReconcilers(mgr, cfg, s.temporal); err != nil {
 		return fmt.Errorf("manager: %w", err)
 	}
+	s.tel.SetFields(tournamentFields(mgr))
+	if addr := v.GetString("manager.lobby-address"); addr != "0" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return usageErrorf("--lobby-address %s: %v", addr, err)
+		}
+		if err := mgr.Add(lobbyServer{ln: ln, dir: lobby.NewDirectory(lobby.DirectoryConfig{
+			List: tournamentListings(mgr.GetClient(), s.temporal, s.log), Logger: s.log})}); err != nil {
+			return err
+		}
+		s.log.Info("lobby", "address", ln.Addr().String())
+	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
@@ -177,4 +228,85 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	s.log.Info("manager starting", "temporal", cfg.TemporalAddress, "namespace", cfg.TemporalNamespace, "tableImage", cfg.TableImage)
 	return mgr.Start(cmd.Context())
+}
+
+// tournamentListings lists the Tournaments (from kube, the manager's cache) for the lobby pages,
+// each read through its workflow on tc once the manager has started it.
+func tournamentListings(kube client.Reader, tc temporal.Client, log *slog.Logger) func(context.Context) ([]lobby.Listing, error) {
+	return func(ctx context.Context) ([]lobby.Listing, error) {
+		var list pokerv1.TournamentList
+		if err := kube.List(ctx, &list); err != nil {
+			return nil, err
+		}
+		out := make([]lobby.Listing, 0, len(list.Items))
+		for i := range list.Items {
+			t := &list.Items[i]
+			l := lobby.Listing{Path: t.Namespace + "/" + t.Name, ID: t.Status.WorkflowID, Name: t.Name, Phase: string(t.Status.Phase)}
+			if t.Spec.DisplayName != "" {
+				l.Name = t.Spec.DisplayName
+			}
+			if t.Status.WorkflowID != "" {
+				st, err := controllers.PublishedStructure(t)
+				if err != nil {
+					// Its reconciler says so in its conditions; the page shows no levels to come.
+					log.Debug("lobby: no structure", "tournament", l.Path, "err", err)
+				}
+				l.Source, l.Structure = workflows.GetTournament(tc, t.Status.WorkflowID), st
+			}
+			out = append(out, l)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+		return out, nil
+	}
+}
+
+// tournamentFields gives the field gauges (players left, entries, tables, level) of every started
+// Tournament from its status in the manager's cache, which the reconciler keeps from the
+// workflow's progress. Only the leader reports them, so that a sum over the managers counts each
+// tournament once.
+func tournamentFields(mgr ctrl.Manager) func(context.Context) []telemetry.Field {
+	return func(ctx context.Context) []telemetry.Field {
+		select {
+		case <-mgr.Elected():
+		default:
+			return nil
+		}
+		var list pokerv1.TournamentList
+		if err := mgr.GetClient().List(ctx, &list); err != nil {
+			return nil
+		}
+		var out []telemetry.Field
+		for _, t := range list.Items {
+			if st := t.Status; st.WorkflowID != "" {
+				out = append(out, telemetry.Field{Tournament: st.WorkflowID, Entries: int(st.Entries), PlayersLeft: int(st.PlayersLeft),
+					Tables: int(st.Tables), Level: int(st.Level)})
+			}
+		}
+		return out
+	}
+}
+
+// lobbyServer serves the lobby pages while the manager runs, leader or not: they only read.
+type lobbyServer struct {
+	ln  net.Listener
+	dir *lobby.Directory
+}
+
+func (l lobbyServer) NeedLeaderElection() bool { return false }
+
+func (l lobbyServer) Start(ctx context.Context) error {
+	srv := &http.Server{Handler: l.dir.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() { defer close(done); l.dir.Run(ctx) }()
+	go func() {
+		<-ctx.Done()
+		<-done // the lobbies stopped: their pages' event streams are over
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(l.ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("lobby: %w", err)
+	}
+	return nil
 }

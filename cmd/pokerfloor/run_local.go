@@ -57,7 +57,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	if logs != nil {
 		fmt.Fprintf(logs, "temporal frontend at %s, namespace %s, database %s\n", srv.HostPort(), srv.Namespace(), srv.DatabasePath())
 	}
-	c, err := srv.Dial(client.Options{Logger: sdkLogger(logs)})
+	c, err := srv.Dial(temporalOptions(tel, client.Options{Logger: sdkLogger(logs)})) // run_telemetry.go
 	if err != nil {
 		_ = srv.Stop()
 		return nil, nil, fmt.Errorf("connect to the embedded temporal server: %w", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.temporal.io/sdk/client"
 )
 
 // The local run's OpenTelemetry (package telemetry): with --metrics ADDR the metrics at
@@ -58,6 +59,16 @@ func startTelemetry(ctx context.Context, s runSettings) (*telemetry.Telemetry, e
 		return nil, fmt.Errorf("telemetry: %w", err)
 	}
 	return tel, nil
+}
+
+// temporalOptions adds Temporal's metrics and tracing interceptor to the run's client options when
+// the run has telemetry (its workflows' and activities' latency and spans: the worker is made from
+// this client).
+func temporalOptions(tel *telemetry.Telemetry, o client.Options) client.Options {
+	if tel == nil {
+		return o
+	}
+	return tel.TemporalOptions(o)
 }
 
 // tableTournaments remembers each hosted table's tournament, for the counting reporter, which

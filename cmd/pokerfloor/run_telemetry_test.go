@@ -166,7 +166,31 @@ func TestRunTelemetry(t *testing.T) {
 	if len(hands) < 10 || actions < len(hands) {
 		t.Errorf("%d hands traced with %d actions", len(hands), actions)
 	}
-	t.Logf("%d hands traced with %d actions as events; a spectator counted on /metrics", len(hands), actions)
+	// Temporal's spans (its tracing interceptor on the run's client): the activities and the
+	// tables' reports (Updates of their workflows) bear the tournament, and the reports the table.
+	temporalSpans := map[string]int{}
+	for _, s := range exp.GetSpans() {
+		kind, _, ok := strings.Cut(s.Name, ":")
+		if !ok {
+			continue
+		}
+		attrs := map[attribute.Key]string{}
+		for _, a := range s.Attributes {
+			attrs[a.Key] = a.Value.String()
+		}
+		if attrs[telemetry.AttrTournament] != tour.ID() {
+			t.Errorf("span %s: poker.tournament %q, not the run's %s", s.Name, attrs[telemetry.AttrTournament], tour.ID())
+			continue
+		}
+		if kind == "UpdateWorkflow" && !tableID.MatchString(attrs[telemetry.AttrTable]) {
+			t.Errorf("span %s: poker.table %q", s.Name, attrs[telemetry.AttrTable])
+		}
+		temporalSpans[kind]++
+	}
+	if temporalSpans["RunActivity"] == 0 || temporalSpans["UpdateWorkflow"] == 0 || temporalSpans["StartWorkflow"] == 0 {
+		t.Errorf("Temporal's spans by kind: %v; want the tournament's start, activities and the reports' Updates", temporalSpans)
+	}
+	t.Logf("%d hands traced with %d actions as events; a spectator counted on /metrics; Temporal's spans %v", len(hands), actions, temporalSpans)
 }
 
 // prometheusPath returns Debian's prometheus, or skips the test (fails it under CI=true) without it.
@@ -336,7 +360,8 @@ func answer(t *testing.T, prom string, q dashboardQuery) (sample string, err err
 func isNaNOrInf(f float64) bool { return f != f || f > 1e308 || f < -1e308 }
 
 // TestDashboardsOnPrometheus starts Debian's Prometheus scraping a short local tournament's
-// /metrics each second, then runs every query of every panel (and every variable) of the Grafana
+// /metrics each second (the tables, the tournament, its Temporal client's workflows and
+// activities) and a manager's on envtest (its reconciles), then runs every query of every panel (and every variable) of the Grafana
 // dashboards in charts/pokerfloor/dashboards through Prometheus' HTTP API: each must parse, and
 // each must return a finite value while the tournament is played. A query that errors fails at
 // once; one without data is asked again until the scrapes have filled the windows of its rates.
@@ -351,6 +376,16 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 	tour, web, metrics := telemetryRun(t, ctx, 90, 30, nil)
 	conn := watchTable(t, ctx, web) // a WebSocket connection to count
 	defer conn.CloseNow()
+	targets := []string{strings.TrimPrefix(metrics, "http://")}
+	// The reconciles' metrics come from a manager: one runs on envtest when its binaries are
+	// here (always under CI); without them the reconciles' queries are only proved to parse.
+	managerRuns := os.Getenv("KUBEBUILDER_ASSETS") != "" || os.Getenv("CI") == "true"
+	if managerRuns {
+		targets = append(targets, strings.TrimPrefix(startManager(t, ctx).metrics, "http://"))
+	}
+	fromManager := func(q dashboardQuery) bool {
+		return strings.Contains(q.Expr, "controller_runtime_") || strings.Contains(q.Expr, "workqueue_")
+	}
 
 	dir := t.TempDir()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -359,8 +394,12 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 	}
 	promAddr := ln.Addr().String()
 	ln.Close() // Prometheus listens there; nothing else on the machine picks this port in between
-	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: pokerfloor\n    static_configs:\n      - targets: [%q]\n",
-		strings.TrimPrefix(metrics, "http://"))
+	quoted := make([]string, len(targets))
+	for i, tg := range targets {
+		quoted[i] = strconv.Quote(tg)
+	}
+	config := fmt.Sprintf("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: pokerfloor\n    static_configs:\n      - targets: [%s]\n",
+		strings.Join(quoted, ", "))
 	if err := os.WriteFile(filepath.Join(dir, "prometheus.yml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -402,6 +441,8 @@ func TestDashboardsOnPrometheus(t *testing.T) {
 			switch {
 			case err != nil:
 				t.Errorf("%s: %s: %v", q.Where, q.Expr, err)
+			case v == "" && !managerRuns && fromManager(q):
+				t.Logf("%s parses (no manager runs here to give it data)", q.Where)
 			case v == "":
 				still = append(still, q)
 			default:

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/host"
@@ -38,7 +39,9 @@ func newTableCommand(v *viper.Viper) *cobra.Command {
 			"answer says what comes next. On start the process loads the table as of the last hand the\n" +
 			"workflow acknowledged, so a restarted process continues where the killed one left off; the\n" +
 			"hand that was in progress is void (rule D4) and dealt again under the same number. /readyz is\n" +
-			"ready once that state is loaded; /inhand says whether a hand is being dealt.\n\n" +
+			"ready once that state is loaded; /inhand says whether a hand is being dealt; /metrics serves\n" +
+			"the table's metrics to Prometheus (OTEL_EXPORTER_OTLP_ENDPOINT sends them and the hands'\n" +
+			"spans by OTLP).\n\n" +
 			"--standalone is a home game with no tournament: the process directs the table itself (the\n" +
 			"--players in seat order with --stack each, blinds from --blinds, every --hands-per-level\n" +
 			"hands) until one player has every chip.\n\n" +
@@ -177,6 +180,19 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: s.logLevel}))
 	out := cmd.OutOrStdout()
+	// The table's telemetry: /metrics beside the players' endpoints, and OTLP when the environment
+	// names a collector (its hands' and reports' spans, and the Temporal client's).
+	tel, err := telemetry.New(context.Background(), telemetry.Config{Service: "pokerfloor-table", Prometheus: true, OTLP: telemetry.OTLPFromEnv()})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := tel.Shutdown(sctx); err != nil {
+			log.Warn("telemetry shutdown", "err", err)
+		}
+	}()
 
 	var reporter report.Reporter
 	var local *host.LocalReporter
@@ -188,8 +204,8 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	} else {
 		// A lazy client: the process starts (and stays not ready) while Temporal is out of reach,
 		// and the runner's reports retry with backoff until it answers.
-		c, err := client.NewLazyClient(client.Options{HostPort: v.GetString("table.temporal-address"),
-			Namespace: v.GetString("table.namespace"), Logger: sdkLogger(nil)})
+		c, err := client.NewLazyClient(tel.TemporalOptions(client.Options{HostPort: v.GetString("table.temporal-address"),
+			Namespace: v.GetString("table.namespace"), Logger: sdkLogger(nil)}))
 		if err != nil {
 			return usageErrorf("--temporal-address %s: %v", v.GetString("table.temporal-address"), err)
 		}
@@ -208,6 +224,7 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 			printToken(out, tokens, base, "")
 		}
 	}
+	reporter = tel.Reporter(func(string) string { return s.tournament }, reporter)
 	announce := &firstStateReporter{inner: reporter, first: func(st report.State) {
 		fmt.Fprintf(out, "table %s: state as of hand %d loaded, %d players\n", s.table, st.HandNumber, len(st.Seats))
 		if printTokens != nil {
@@ -216,7 +233,7 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	}}
 	srv, err := tableserver.New(tableserver.Config{Tournament: s.tournament, TableID: s.table, Reporter: announce,
 		Tokens: tokens, HistoryDir: v.GetString("table.history-dir"), Grace: v.GetDuration("table.grace"), Logger: log,
-		Bots: tableBots(s), ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
+		Observe: tel.Table(s.tournament, s.table).Observe, Bots: tableBots(s), ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
 			Bank: tableserver.TimeBank{Initial: v.GetDuration("table.bank"), PerLevel: v.GetDuration("table.bank-per-level"), Max: v.GetDuration("table.bank-max")}}})
 	if err != nil {
 		return usageError(err)
@@ -227,7 +244,10 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	base = "http://" + ln.Addr().String()
 	fmt.Fprintf(out, "table %s serving on %s (players ws://%s/ws)\n", s.table, base, ln.Addr())
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", tel.CountWebSockets(srv.Handler()))
+	mux.Handle("GET /metrics", tel.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go hs.Serve(ln)
 	ctx := cmd.Context()
 	if ctx == nil {

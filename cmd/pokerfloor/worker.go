@@ -22,8 +22,8 @@ func newWorkerCommand(v *viper.Viper) *cobra.Command {
 		Long: "worker runs the tournament and table workflows and their activities on the task queue.\n" +
 			"A table the tournament opens is a Table object in the Tournament's namespace, owned by the\n" +
 			"Tournament; the manager gives it a Pod. Several workers may run: Temporal shares the work.\n" +
-			"/healthz and /readyz answer on --health-address (ready once the worker polls). Logs are JSON\n" +
-			"lines on stderr.",
+			"/healthz and /readyz answer on --health-address (ready once the worker polls), the metrics on\n" +
+			"--metrics-address. Logs are JSON lines on stderr.",
 		Example: "  pokerfloor worker --temporal-address temporal-frontend:7233",
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, v) },
@@ -31,15 +31,16 @@ func newWorkerCommand(v *viper.Viper) *cobra.Command {
 	f := cmd.Flags()
 	addClusterFlags(f)
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
+	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: workflow, workflow task and activity latency, the Temporal client's requests (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	return cmd
 }
 
 func runWorker(cmd *cobra.Command, v *viper.Viper) error {
-	s, err := readClusterSettings(v, "worker")
+	s, err := readClusterSettings(v, "worker", nil)
 	if err != nil {
 		return err
 	}
-	defer s.temporal.Close()
+	defer s.close()
 	kube, err := client.New(s.kube, client.Options{Scheme: controllers.NewScheme()})
 	if err != nil {
 		return fmt.Errorf("worker: kubernetes client: %w", err)
@@ -63,6 +64,18 @@ func runWorker(cmd *cobra.Command, v *viper.Viper) error {
 		go hs.Serve(ln)
 		defer hs.Close()
 		s.log.Info("health endpoints", "address", ln.Addr().String())
+	}
+	if addr := v.GetString("worker.metrics-address"); addr != "0" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return usageErrorf("--metrics-address %s: %v", addr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", s.tel.Handler())
+		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go hs.Serve(ln)
+		defer hs.Close()
+		s.log.Info("metrics endpoint", "address", ln.Addr().String())
 	}
 	ws := controllers.NewWorkers(s.temporal, kube, v.GetString("worker.task-queue"))
 	if err := controllers.StartWorkers(ws); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
@@ -40,6 +41,8 @@ const (
 	AttrTournament = attribute.Key("poker.tournament")
 	AttrTable      = attribute.Key("poker.table")
 	AttrHand       = attribute.Key("poker.hand")
+	// AttrSection is a section's workflow ID, on the spans of a tournament of sections.
+	AttrSection = attribute.Key("poker.section")
 )
 
 // Config says where the telemetry goes.
@@ -48,6 +51,13 @@ type Config struct {
 	Service string
 	// Prometheus keeps the metrics for Handler (/metrics), with the Go runtime's and the process's.
 	Prometheus bool
+	// Registerer, if set, receives the metrics for Prometheus instead of a registry of their own
+	// (the manager: controller-runtime's registry, so that its /metrics serves the reconciles'
+	// metrics and these on one endpoint). Handler then serves nothing: the registry's owner does.
+	Registerer prometheus.Registerer
+	// Global makes these providers OpenTelemetry's global ones, for the code that takes its
+	// tracer from otel.GetTracerProvider (the reconcilers' spans, controllers/telemetry.go).
+	Global bool
 	// OTLP sends metrics and traces by OTLP/gRPC to the collector the standard environment names
 	// (OTEL_EXPORTER_OTLP_ENDPOINT and the others); OTLPFromEnv says whether it names one.
 	OTLP bool
@@ -82,8 +92,9 @@ type Telemetry struct {
 	reportTime   metric.Float64Histogram
 	websockets   metric.Int64UpDownCounter
 
-	rate  *rateWindow
-	field atomic.Pointer[Field]
+	rate   *rateWindow
+	field  atomic.Pointer[Field]
+	fields atomic.Pointer[func(context.Context) []Field]
 }
 
 // Field is the tournament as its last reading gave it, for the gauges.
@@ -112,11 +123,15 @@ func New(ctx context.Context, cfg Config) (*Telemetry, error) {
 		return nil, fmt.Errorf("telemetry resource: %w", err)
 	}
 	t := &Telemetry{rate: newRateWindow(11, time.Now)} // 10 whole seconds and the current one
-	var readers []sdkmetric.Option
-	if cfg.Prometheus {
-		t.registry = prometheus.NewRegistry()
-		t.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-		exp, err := otelprom.New(otelprom.WithRegisterer(t.registry))
+	readers := []sdkmetric.Option{sdkmetric.WithView(temporalView)}
+	if cfg.Prometheus || cfg.Registerer != nil {
+		reg := cfg.Registerer
+		if reg == nil {
+			t.registry = prometheus.NewRegistry()
+			t.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+			reg = t.registry
+		}
+		exp, err := otelprom.New(otelprom.WithRegisterer(reg))
 		if err != nil {
 			return nil, fmt.Errorf("prometheus exporter: %w", err)
 		}
@@ -152,6 +167,12 @@ func New(ctx context.Context, cfg Config) (*Telemetry, error) {
 		_ = t.meters.Shutdown(ctx)
 		return nil, err
 	}
+	if cfg.Global {
+		otel.SetMeterProvider(t.meters)
+		if t.tracers != nil {
+			otel.SetTracerProvider(t.tracers)
+		}
+	}
 	t.websockets.Add(ctx, 0) // the series exists from the start: no connection is 0, not absent
 	return t, nil
 }
@@ -179,26 +200,43 @@ func (t *Telemetry) instruments() error {
 	if err := errors.Join(errs[:]...); err != nil {
 		return fmt.Errorf("telemetry instruments: %w", err)
 	}
-	_, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+	_, err := m.RegisterCallback(func(ctx context.Context, o metric.Observer) error {
 		o.ObserveFloat64(rate, t.rate.PerSecond())
-		f := t.field.Load()
-		if f == nil {
-			return nil
+		var fields []Field
+		if src := t.fields.Load(); src != nil {
+			fields = (*src)(ctx)
+		} else if f := t.field.Load(); f != nil {
+			fields = []Field{*f}
 		}
-		at := metric.WithAttributes(AttrTournament.String(f.Tournament))
-		o.ObserveInt64(left, int64(f.PlayersLeft), at)
-		o.ObserveInt64(entries, int64(f.Entries), at)
-		o.ObserveInt64(tables, int64(f.Tables), at)
-		o.ObserveInt64(level, int64(f.Level), at)
+		for _, f := range fields {
+			at := metric.WithAttributes(AttrTournament.String(f.Tournament))
+			o.ObserveInt64(left, int64(f.PlayersLeft), at)
+			o.ObserveInt64(entries, int64(f.Entries), at)
+			o.ObserveInt64(tables, int64(f.Tables), at)
+			o.ObserveInt64(level, int64(f.Level), at)
+		}
 		return nil
 	}, rate, left, entries, tables, level)
 	return err
 }
 
+// tracerOf is the tracer of an instrumentation scope (a no-op one when spans go nowhere).
+func (t *Telemetry) tracerOf(scope string) trace.Tracer {
+	if t.tracers == nil {
+		return noop.NewTracerProvider().Tracer(scope)
+	}
+	return t.tracers.Tracer(scope)
+}
+
 // SetField records the tournament's latest reading for the gauges.
 func (t *Telemetry) SetField(f Field) { t.field.Store(&f) }
 
-// Handler serves the metrics in Prometheus' text format (404 without Config.Prometheus).
+// SetFields makes the gauges read every tournament from fields at each collection instead (the
+// manager: the Tournaments' status in its cache), in place of SetField's one.
+func (t *Telemetry) SetFields(fields func(context.Context) []Field) { t.fields.Store(&fields) }
+
+// Handler serves the metrics in Prometheus' text format (404 without Config.Prometheus, or with
+// Config.Registerer).
 func (t *Telemetry) Handler() http.Handler {
 	if t.registry == nil {
 		return http.NotFoundHandler()

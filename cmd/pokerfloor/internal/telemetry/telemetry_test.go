@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -282,5 +283,28 @@ func TestCountWebSockets(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/table/3/", nil))
 	if during["/table/3/ws"] != 1 || during["/table/3/"] != 0 || open() != 0 {
 		t.Errorf("open during the connection and the page's request: %v; %d after", during, open())
+	}
+}
+
+// TestRegistererOutlivesTelemetry: a Telemetry that registered its metrics on another's registry
+// (the manager: controller-runtime's, which lives as long as the process) takes them back when it
+// shuts down, so that a second one registered there serves alone and the registry gathers
+// without a duplicate.
+func TestRegistererOutlivesTelemetry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	for i := range 2 {
+		tel, err := New(context.Background(), Config{Registerer: reg})
+		if err != nil {
+			t.Fatalf("telemetry %d: %v", i+1, err)
+		}
+		if _, err := reg.Gather(); err != nil {
+			t.Fatalf("telemetry %d: the registry does not gather: %v", i+1, err)
+		}
+		if err := tel.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mfs, err := reg.Gather(); err != nil || len(mfs) != 0 {
+		t.Errorf("after both shut down the registry gathers %d families, %v; want none", len(mfs), err)
 	}
 }

@@ -1,0 +1,312 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
+	"github.com/pokerfloor/pokerfloor/controllers"
+)
+
+// managerRun is a `pokerfloor manager` started in-process against envtest.
+type managerRun struct {
+	metrics string // http://ADDR of its /metrics
+	kube    client.Client
+}
+
+// kubeRun is a real kube-apiserver and etcd (envtest) with pokerfloor's CRDs.
+type kubeRun struct {
+	client     client.Client
+	kubeconfig string // a file naming it
+}
+
+// startKube starts envtest with pokerfloor's CRDs. Without the envtest binaries it skips, or
+// fails under CI=true.
+func startKube(t *testing.T) kubeRun {
+	t.Helper()
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		const msg = "KUBEBUILDER_ASSETS is not set: export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	env := &envtest.Environment{CRDDirectoryPaths: []string{filepath.Join("..", "..", "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true, Scheme: controllers.NewScheme()}
+	cfg, err := env.Start()
+	if err != nil {
+		t.Fatalf("envtest: %v", err)
+	}
+	t.Cleanup(func() { _ = env.Stop() })
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, env.KubeConfig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kube, err := client.New(cfg, client.Options{Scheme: controllers.NewScheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kubeRun{client: kube, kubeconfig: kubeconfig}
+}
+
+// testTournament is a small valid Tournament.
+func testTournament(name string) *pokerv1.Tournament {
+	return &pokerv1.Tournament{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"},
+		Spec: pokerv1.TournamentSpec{Currency: "EUR", BuyInCents: 2200, FeeCents: 200, StartingStack: 10000, TableSize: 9,
+			Structure: pokerv1.BlindStructure{Levels: []pokerv1.Level{{SmallBlind: 50, BigBlind: 100, Minutes: 20}}},
+			Payouts:   &pokerv1.Payouts{SharesBasisPoints: []int32{6000, 4000}}, Players: []string{"ann", "bob", "cid"}}}
+}
+
+// startManager starts envtest and the manager command on it (a process), its Temporal client pointed at an
+// address where nothing answers, and a Tournament for it to reconcile (each reconcile fails to
+// reach Temporal and is tried again: the reconciles' metrics and the Temporal client's failed
+// requests are what the tests read).
+func startManager(t *testing.T, ctx context.Context) *managerRun {
+	t.Helper()
+	k := startKube(t)
+	kube, kubeconfig := k.client, k.kubeconfig
+	metrics, nowhere := freeAddress(t), freeAddress(t)
+	// A process of its own, as in a cluster: controller-runtime refuses a second controller of one
+	// name in a process, and its metrics registry is the process's.
+	cmd := exec.CommandContext(ctx, os.Args[0], "manager", "--kubeconfig", kubeconfig, "--metrics-address", metrics,
+		"--health-address", "0", "--leader-elect=false", "--lobby-address", "0", "--temporal-address", nowhere, "--log-level", "error")
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+	})
+	// It is up once its /metrics answers; if it exits first, say why.
+	for metricsText("http://"+metrics) == "" {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the manager exited (%v):\n%s", err, lastLines(logs.String(), 20))
+		case <-ctx.Done():
+			t.Fatalf("the manager's /metrics never answered:\n%s", lastLines(logs.String(), 20))
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if err := kube.Create(ctx, testTournament("spring")); err != nil {
+		t.Fatal(err)
+	}
+	return &managerRun{metrics: "http://" + metrics, kube: kube}
+}
+
+// freeAddress is a free address for a command to open itself; nothing else here picks it in
+// between.
+func freeAddress(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// metricsText is the whole of base's /metrics, or "" while it does not answer.
+func metricsText(base string) string {
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return string(body)
+}
+
+// TestManagerMetrics: the manager's one /metrics serves controller-runtime's reconcile metrics,
+// the OpenTelemetry instruments and the Temporal client's metrics together, and with
+// OTEL_EXPORTER_OTLP_ENDPOINT set it sends a span of each reconcile there; the field's gauges
+// (players left, entries, tables, level) are read from the Tournaments' status.
+func TestManagerMetrics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts envtest and the manager")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	otlp := startOTLPReceiver(t)
+	for _, kv := range otlp.env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	m := startManager(t, ctx)
+	want := []string{`controller_runtime_reconcile_total{controller="tournament",result="error"}`,
+		`controller_runtime_reconcile_time_seconds_bucket{controller="tournament"`, "pokerfloor_websocket_connections{",
+		"temporal_request_", "go_goroutines "}
+	for {
+		text, missing := metricsText(m.metrics), []string(nil)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 && scrape(t, m.metrics, want[0]) >= 1 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the manager's /metrics lacks %q", missing)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// Each reconcile is a span, sent by OTLP, bearing the tournament's workflow ID.
+	var tour pokerv1.Tournament
+	if err := m.kube.Get(ctx, client.ObjectKey{Namespace: "default", Name: "spring"}, &tour); err != nil {
+		t.Fatal(err)
+	}
+	id := "default/spring/" + string(tour.UID)
+
+	// The field's gauges come from the Tournaments' status (the reconciler writes it from the
+	// workflow's progress; here the test does, the workflow being out of reach).
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error { // the reconciler writes the status too
+		if err := m.kube.Get(ctx, client.ObjectKeyFromObject(&tour), &tour); err != nil {
+			return err
+		}
+		tour.Status.WorkflowID, tour.Status.Entries, tour.Status.PlayersLeft, tour.Status.Tables, tour.Status.Level = id, 3, 2, 1, 4
+		return m.kube.Status().Update(ctx, &tour)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gauge := func(name string) float64 {
+		return scrape(t, m.metrics, name+`{otel_scope_name="github.com/pokerfloor/pokerfloor",otel_scope_schema_url="",otel_scope_version="",poker_tournament="`+id+`"}`)
+	}
+	for gauge("pokerfloor_players_left") != 2 || gauge("pokerfloor_entries") != 3 || gauge("pokerfloor_tables_active") != 1 || gauge("pokerfloor_level") != 4 {
+		if ctx.Err() != nil {
+			t.Fatalf("the field's gauges: left %v, entries %v, tables %v, level %v; want 2, 3, 1, 4 from the status", gauge("pokerfloor_players_left"),
+				gauge("pokerfloor_entries"), gauge("pokerfloor_tables_active"), gauge("pokerfloor_level"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for otlp.spanWith("reconcile Tournament", map[string]string{"poker.tournament": id}) == nil {
+		if ctx.Err() != nil {
+			t.Fatalf("no reconcile span with poker.tournament %s came by OTLP", id)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("%s: reconcile errors %v, beside the OpenTelemetry and Temporal series; reconcile spans by OTLP", m.metrics, scrape(t, m.metrics, want[0]))
+}
+
+// TestManagerLobby serves the manager's lobby pages (lobby.Directory) from the source the
+// manager gives them, tournamentListings: the Tournaments read from a real API server, each read
+// through its workflow on a real Temporal server (here a local run's tournament, whose workflow
+// ID the test writes into a Tournament's status as the manager would). The list links the
+// started tournament and says the other has not started; the started one's lobby serves its
+// board with the run's field; an unknown path is a 404, a tournament deleted is forgotten. (The
+// manager command itself mounts the same Directory on --lobby-address; running its reconcilers
+// against a worker here as well would cost a whole operator for no more proof.)
+func TestManagerLobby(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts envtest, a Temporal server and a tournament")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	k := startKube(t)
+	tour, _, _ := telemetryRun(t, ctx, 20, 120, nil)
+	spring, autumn := testTournament("spring"), testTournament("autumn")
+	for _, o := range []*pokerv1.Tournament{spring, autumn} {
+		if err := k.client.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spring.Status.WorkflowID, spring.Status.Phase = tour.ID(), "Running"
+	if err := k.client.Status().Update(ctx, spring); err != nil {
+		t.Fatal(err)
+	}
+	dir := lobby.NewDirectory(lobby.DirectoryConfig{List: tournamentListings(k.client, tour.(*localTournament).c, slog.New(slog.DiscardHandler)),
+		Every: 100 * time.Millisecond})
+	dctx, stop := context.WithCancel(ctx)
+	dirDone := make(chan struct{})
+	go func() { defer close(dirDone); dir.Run(dctx) }()
+	defer func() { stop(); <-dirDone }()
+	srv := httptest.NewServer(dir.Handler())
+	defer srv.Close()
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) (int, string, http.Header) {
+		res, err := noRedirect.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(body), res.Header
+	}
+
+	code, list, _ := get("/")
+	if code != http.StatusOK || !strings.Contains(list, `href="default/spring/"`) || !strings.Contains(list, "default/autumn") ||
+		strings.Contains(list, `href="default/autumn/"`) || !strings.Contains(list, "not started") {
+		t.Fatalf("GET /: %d\n%s", code, list)
+	}
+	if code, _, h := get("/default/spring"); code != http.StatusFound || h.Get("Location") != "/default/spring/" {
+		t.Errorf("GET /default/spring: %d to %q, want a redirect to /default/spring/", code, h.Get("Location"))
+	}
+	if code, page, _ := get("/default/spring/"); code != http.StatusOK || !strings.Contains(page, "static/lobby.js") {
+		t.Errorf("GET /default/spring/: %d\n%s", code, page)
+	}
+	var b lobby.Board
+	for {
+		code, body, _ := get("/default/spring/board.json")
+		if code == http.StatusOK {
+			if err := json.Unmarshal([]byte(body), &b); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the started tournament's board: %d %s", code, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if b.Entries != 20 || b.PlayersLeft < 1 || b.PlayersLeft > 20 {
+		t.Errorf("the board of the run's tournament: %d entries, %d left; want the run's 20", b.Entries, b.PlayersLeft)
+	}
+	if code, body, _ := get("/default/autumn/"); code != http.StatusServiceUnavailable || !strings.Contains(body, "has not started") {
+		t.Errorf("GET /default/autumn/: %d %q", code, body)
+	}
+	if code, body, _ := get("/default/nope/"); code != http.StatusNotFound || !strings.Contains(body, "no tournament at /default/nope/") {
+		t.Errorf("GET /default/nope/: %d %q", code, body)
+	}
+	if dir.Lobbies() != 1 {
+		t.Errorf("%d lobbies run, want spring's", dir.Lobbies())
+	}
+	if err := k.client.Delete(ctx, spring); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		get("/")
+		if dir.Lobbies() == 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the deleted tournament's lobby still runs")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("the lobby of %s (workflow %s): %d entries, %d left, level %d", "default/spring", tour.ID(), b.Entries, b.PlayersLeft, b.Level)
+}
