@@ -146,7 +146,7 @@ func applyFloorAction(ctx context.Context, t *workflows.Tournament, a *pokerv1.F
 				return floorActionDone{message: fmt.Sprintf("table %d broken: its %d players reseated by draw (R4)", n, b.Players)}, nil
 			}
 		}
-		return floorActionDone{message: fmt.Sprintf("table %d breaks at the first moment R4 allows: the other tables cannot seat its players yet", n)}, nil
+		return floorActionDone{message: fmt.Sprintf("table %d breaks next: at once if the other tables' free seats can take its players, otherwise at the first break R4 allows", n)}, nil
 	case s.Action == pokerv1.FloorUnregister && s.Unregister != nil:
 		w, err := t.Unregister(ctx, workflows.UnregisterRequest{Player: s.Unregister.Player, By: by, Key: key})
 		if err != nil {
