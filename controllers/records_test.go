@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
@@ -234,6 +235,9 @@ func TestOperatorAppliesRecords(t *testing.T) {
 	tm := simulationTournament("floor", 18)
 	tm.Spec.TablePods.Template.Env[0].Value = "100ms" // slow: more than ten players are left when it pauses
 	tm.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 40}
+	// TDA 2007's threshold (R3): a move from the fullest table to the emptiest keeps the balance
+	// whatever the counts at the pause (within two of each other, each side one off).
+	tm.Spec.BalanceThreshold = 3
 	id := f.running(t, tm)
 	wf := workflows.GetTournament(f.temporal, id)
 
@@ -420,4 +424,42 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		f.event(t, again.Name, "Refused")
 	})
 	f.event(t, absent.Name, "Refused")
+
+	t.Run("RefusedInATournamentOfSections", func(t *testing.T) {
+		// The API has no setting for small sections: the test starts the workflow itself, as the
+		// manager would (same ID, same spec) but split into sections of one table, while the
+		// Tournament waits for its start time.
+		big := simulationTournament("sections", 18)
+		big.Spec.StartTime = &metav1.Time{Time: time.Now().Add(24 * time.Hour)}
+		if err := f.admin.Create(ctx, big); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := workflowSpec(big)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec.SectionTables = 1
+		if !spec.Sectioned() {
+			t.Fatalf("spec %+v is not split into sections", spec)
+		}
+		if _, err := workflows.StartTournament(ctx, f.temporal, tournamentWorkflowID(big), "", spec); err != nil {
+			t.Fatal(err)
+		}
+		const why = "a tournament of several sections"
+		s := &pokerv1.Sanction{ObjectMeta: metav1.ObjectMeta{Name: "in-section", Namespace: testNamespace},
+			Spec: pokerv1.SanctionSpec{Tournament: "sections", Player: "p03", Kind: pokerv1.SanctionWarning, Reason: "slow roll"}}
+		f.create(t, f.ann, "floor-ann", s)
+		f.decided(t, s, func() string { return string(s.Status.Phase) })
+		wantRecord(t, s.Name, string(s.Status.Phase), "Refused", s.Status.Message, s.Status.Conditions, "sanction of p03 refused", why)
+		b := validEntryBatch("sections-late", "late9")
+		b.Spec.Tournament = "sections"
+		f.create(t, f.bob, "cashier-bob", b)
+		f.decided(t, b, func() string { return string(b.Status.Phase) })
+		if b.Status.Phase != pokerv1.EntryBatchRefused || len(b.Status.Refused) != 1 || !strings.Contains(b.Status.Refused[0].Reason, why) {
+			t.Errorf("status %+v, want the entry refused because %s", b.Status, why)
+		}
+		a := f.floorAction(t, "sections", "move-in-section", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove,
+			Move: &pokerv1.MoveAction{Player: "p03", ToTable: 2}})
+		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, why)
+	})
 }
