@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
 // entriesInFlight is how many of a batch's Updates the reconciler has in flight at once: under
@@ -193,7 +194,10 @@ func (r *EntryBatchReconciler) refuseAll(b *pokerv1.EntryBatch, reason string) {
 	r.Recorder.Eventf(b, nil, corev1.EventTypeWarning, "Refused", "Register", "the batch of %d entries was refused: %s", len(b.Spec.Entries), reason)
 }
 
-// SetupWithManager registers the reconciler.
+// SetupWithManager registers the reconciler: two batches at once (to one tournament, their
+// Updates share its 10 in flight: one turned away waits and goes again).
 func (r *EntryBatchReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.EntryBatch{}).Complete(r)
+	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.EntryBatch{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 2}).
+		Complete(r)
 }

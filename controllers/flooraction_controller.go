@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
 // FloorActionReconciler applies each FloorAction to its tournament's workflow as one Update (add
@@ -222,5 +223,7 @@ func (r *FloorActionReconciler) refuse(a *pokerv1.FloorAction, tournament runtim
 
 // SetupWithManager registers the reconciler.
 func (r *FloorActionReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.FloorAction{}).Complete(r)
+	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.FloorAction{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
+		Complete(r)
 }

@@ -336,6 +336,32 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		check("reconciled again")
 	})
 
+	t.Run("ABatchOfAThousandDecidedEntryByEntry", func(t *testing.T) {
+		// A thousand rebuys for players who never entered: each one an Update the workflow's
+		// validator refuses with its reason, eight in flight at a time.
+		var players []string
+		for i := 1; i <= pokerv1.MaxEntriesPerBatch; i++ {
+			players = append(players, fmt.Sprintf("ghost-%04d", i))
+		}
+		b := validEntryBatch("rebuys", players...)
+		b.Spec.Tournament = "floor"
+		for i := range b.Spec.Entries {
+			b.Spec.Entries[i].Kind = pokerv1.EntryRebuy
+		}
+		start := time.Now()
+		f.create(t, f.bob, "cashier-bob", b)
+		f.decided(t, b, func() string { return string(b.Status.Phase) })
+		t.Logf("%d entries decided in %v", len(b.Spec.Entries), time.Since(start).Round(time.Millisecond))
+		st := b.Status
+		if st.Phase != pokerv1.EntryBatchRefused || st.Accepted != 0 || st.RefusedCount != pokerv1.MaxEntriesPerBatch || len(st.Refused) != pokerv1.MaxEntriesPerBatch {
+			t.Fatalf("phase %s, %d accepted, %d refused (%d listed), want all %d refused", st.Phase, st.Accepted, st.RefusedCount, len(st.Refused), pokerv1.MaxEntriesPerBatch)
+		}
+		for i, r := range st.Refused {
+			if r.Player != players[i] || r.Kind != pokerv1.EntryRebuy || r.Reason != fmt.Sprintf("no player %q", players[i]) {
+				t.Fatalf("refused[%d] = %+v, want %s's rebuy refused as no such player", i, r, players[i])
+			}
+		}
+	})
 	t.Run("DealRefusedOnARunningClock", func(t *testing.T) {
 		a := f.floorAction(t, "floor", "deal-running", pokerv1.FloorActionSpec{Action: pokerv1.FloorDeal, Deal: &pokerv1.DealAction{Method: "chipChop"}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule P6", "pause it first")

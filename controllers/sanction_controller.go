@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
 // recordTimeout bounds one reconcile of a record: the workflow answers a sanction, a rebuy or a
@@ -176,7 +177,10 @@ func waitingFor(err error, poll time.Duration) (reason string, status metav1.Con
 	}
 }
 
-// SetupWithManager registers the reconciler.
+// SetupWithManager registers the reconciler: a few Sanctions at once, since one waits up to a
+// minute for its player's table.
 func (r *SanctionReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.Sanction{}).Complete(r)
+	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.Sanction{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
+		Complete(r)
 }
