@@ -507,10 +507,15 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, why)
 	})
 
-	t.Run("AddTimeApplied", func(t *testing.T) {
+	t.Run("AddTimeAppliedNoShowsTooEarly", func(t *testing.T) {
 		live := validTournament("live")
 		live.Spec.Players = append(live.Spec.Players, "eve", "fay", "gus", "hal", "ida", "jon")
+		live.Spec.NoShow = &pokerv1.NoShow{AfterMinutes: 60}
 		liveWF := workflows.GetTournament(f.temporal, f.running(t, live))
+		early := f.floorAction(t, "live", "no-shows-early", pokerv1.FloorActionSpec{Action: pokerv1.FloorRemoveNoShows,
+			RemoveNoShows: &pokerv1.RemoveNoShowsAction{Players: []string{"jon"}}})
+		wantRecord(t, early.Name, string(early.Status.Phase), "Refused", early.Status.Message, early.Status.Conditions,
+			"rule T4", "an absent player is late, not a no-show: he is removed after 1h0m0s")
 		a := f.floorAction(t, "live", "add-time", pokerv1.FloorActionSpec{Action: pokerv1.FloorAddTime, Reason: "a dispute at table 1",
 			AddTime: &pokerv1.AddTimeAction{Seconds: 120}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, "added 2m0s to level 1: ", " left in it")
