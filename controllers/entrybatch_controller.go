@@ -44,52 +44,30 @@ type EntryBatchReconciler struct {
 // Reconcile applies the batch unless it is decided already, and patches its status.
 func (r *EntryBatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var b pokerv1.EntryBatch
-	if err := r.Get(ctx, req.NamespacedName, &b); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	switch b.Status.Phase {
-	case pokerv1.EntryBatchApplied, pokerv1.EntryBatchPartlyRefused, pokerv1.EntryBatchRefused:
-		return ctrl.Result{}, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, batchTimeout)
-	defer cancel()
-	before := b.DeepCopy()
-	result, err := r.apply(ctx, &b)
-	b.Status.ObservedGeneration = b.Generation
-	if !equalJSON(before.Status, b.Status) {
-		if perr := r.Status().Patch(ctx, &b, client.MergeFrom(before)); perr != nil {
-			return ctrl.Result{}, perr
-		}
-	}
-	return result, err
+	return reconcileRecord(ctx, r.Client, req.NamespacedName, &b, batchTimeout,
+		func() bool { return b.Status.Phase != "" && b.Status.Phase != pokerv1.EntryBatchPending },
+		func(o *pokerv1.EntryBatch) any { return o.Status },
+		func(ctx context.Context) (ctrl.Result, error) { return r.apply(ctx, &b) })
 }
 
 func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch) (ctrl.Result, error) {
+	b.Status.ObservedGeneration = b.Generation
 	st := &b.Status
 	st.RegisteredBy = issuer(b)
 	if st.Phase == "" {
 		st.Phase = pokerv1.EntryBatchPending
 	}
-	if st.RegisteredBy == "" {
-		r.refuseAll(b, noIssuer)
-		return ctrl.Result{}, nil
-	}
-	target, refusal, err := findTarget(ctx, r.Client, r.Temporal, b.Namespace, b.Spec.Tournament)
-	if refusal != "" {
-		r.refuseAll(b, refusal)
-		return ctrl.Result{}, nil
-	}
-	if reason, status, res, ret := waitingFor(err, r.Config.PollInterval); res != nil {
-		meta.SetStatusCondition(&st.Conditions, recordCondition(b.Generation, status, reason, err.Error()))
-		return *res, ret
+	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, b.Generation,
+		b.Namespace, b.Spec.Tournament, st.RegisteredBy, &st.Conditions, func(why string) { r.refuseAll(b, why) })
+	if stop {
+		return res, err
 	}
 	refused, err := r.register(ctx, workflows.GetTournament(r.Temporal, target.workflowID), b)
 	if err != nil {
 		// Some entries are undecided: the whole batch goes again, the decided ones answered from
 		// the workflow's record by their keys.
-		reason, status, res, ret := waitingFor(fmt.Errorf("registering the batch in %s: %w", target.workflowID, err), r.Config.PollInterval)
-		meta.SetStatusCondition(&st.Conditions, recordCondition(b.Generation, status, reason, err.Error()))
-		return *res, ret
+		res, err := waitOn(&st.Conditions, b.Generation, fmt.Errorf("registering the batch in %s: %w", target.workflowID, err), r.Config.PollInterval)
+		return *res, err
 	}
 	st.Refused = refused
 	st.RefusedCount = int32(len(refused))

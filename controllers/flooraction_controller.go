@@ -38,43 +38,25 @@ type FloorActionReconciler struct {
 // Reconcile applies the FloorAction unless it is decided already, and patches its status.
 func (r *FloorActionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var a pokerv1.FloorAction
-	if err := r.Get(ctx, req.NamespacedName, &a); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if a.Status.Phase == pokerv1.FloorActionApplied || a.Status.Phase == pokerv1.FloorActionRefused {
-		return ctrl.Result{}, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, recordTimeout)
-	defer cancel()
-	before := a.DeepCopy()
-	result, err := r.apply(ctx, &a)
-	a.Status.ObservedGeneration = a.Generation
-	if !equalJSON(before.Status, a.Status) {
-		if perr := r.Status().Patch(ctx, &a, client.MergeFrom(before)); perr != nil {
-			return ctrl.Result{}, perr
-		}
-	}
-	return result, err
+	return reconcileRecord(ctx, r.Client, req.NamespacedName, &a, recordTimeout,
+		func() bool {
+			return a.Status.Phase == pokerv1.FloorActionApplied || a.Status.Phase == pokerv1.FloorActionRefused
+		},
+		func(o *pokerv1.FloorAction) any { return o.Status },
+		func(ctx context.Context) (ctrl.Result, error) { return r.apply(ctx, &a) })
 }
 
 func (r *FloorActionReconciler) apply(ctx context.Context, a *pokerv1.FloorAction) (ctrl.Result, error) {
+	a.Status.ObservedGeneration = a.Generation
 	st := &a.Status
 	st.IssuedBy = issuer(a)
 	if st.Phase == "" {
 		st.Phase = pokerv1.FloorActionPending
 	}
-	if st.IssuedBy == "" {
-		r.refuse(a, nil, noIssuer)
-		return ctrl.Result{}, nil
-	}
-	target, refusal, err := findTarget(ctx, r.Client, r.Temporal, a.Namespace, a.Spec.Tournament)
-	if refusal != "" {
-		r.refuse(a, nil, refusal)
-		return ctrl.Result{}, nil
-	}
-	if reason, status, res, ret := waitingFor(err, r.Config.PollInterval); res != nil {
-		meta.SetStatusCondition(&st.Conditions, recordCondition(a.Generation, status, reason, err.Error()))
-		return *res, ret
+	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, a.Generation,
+		a.Namespace, a.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(a, nil, why) })
+	if stop {
+		return res, err
 	}
 	done, err := applyFloorAction(ctx, workflows.GetTournament(r.Temporal, target.workflowID), a, target.tournament.Spec.Currency)
 	if err != nil {
@@ -82,9 +64,8 @@ func (r *FloorActionReconciler) apply(ctx context.Context, a *pokerv1.FloorActio
 			r.refuse(a, target.tournament, reason)
 			return ctrl.Result{}, nil
 		}
-		reason, status, res, ret := waitingFor(fmt.Errorf("%s on %s: %w", a.Spec.Action, target.workflowID, err), r.Config.PollInterval)
-		meta.SetStatusCondition(&st.Conditions, recordCondition(a.Generation, status, reason, err.Error()))
-		return *res, ret
+		res, err := waitOn(&st.Conditions, a.Generation, fmt.Errorf("%s on %s: %w", a.Spec.Action, target.workflowID, err), r.Config.PollInterval)
+		return *res, err
 	}
 	if done.refused != "" {
 		r.refuse(a, target.tournament, done.refused)

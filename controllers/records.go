@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"go.temporal.io/api/serviceerror"
@@ -12,12 +13,36 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // What the Sanction, EntryBatch and FloorAction reconcilers share: each is a record a person
 // created, applied once to its tournament's workflow (Update IDs from the object's UID) and then
 // decided for good (Applied or Refused); only the way there differs.
+
+// reconcileRecord is the reconcile of every record: fetch it into obj, leave it alone once
+// decided, apply it within timeout, and patch its status (read by status) apart from its spec
+// when it changed, with the caller's context: a patch is written even when apply ran out of time.
+func reconcileRecord[T client.Object](ctx context.Context, c client.Client, key client.ObjectKey, obj T, timeout time.Duration,
+	decided func() bool, status func(T) any, apply func(context.Context) (ctrl.Result, error)) (ctrl.Result, error) {
+	if err := c.Get(ctx, key, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if decided() {
+		return ctrl.Result{}, nil
+	}
+	before := obj.DeepCopyObject().(T)
+	applyCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	result, err := apply(applyCtx)
+	if !equalJSON(status(before), status(obj)) {
+		if perr := c.Status().Patch(ctx, obj, client.MergeFrom(before)); perr != nil {
+			return ctrl.Result{}, perr
+		}
+	}
+	return result, err
+}
 
 // recordTarget is the tournament a record is for, once its workflow runs.
 type recordTarget struct {
@@ -62,6 +87,38 @@ func findTarget(ctx context.Context, kube client.Client, tc temporal.Client, nam
 		return target, fmt.Sprintf("Tournament %s never started: %s", name, msg), nil
 	}
 	return target, "", errNotYet{fmt.Sprintf("Tournament %s's workflow has not started yet", name)}
+}
+
+// recordTournament finds the running tournament of a record issued by by. Without an issuer or
+// such a tournament the record is refused (refuse is called) and stop is set; while the tournament
+// has not started, or Temporal cannot be reached, the condition says why, stop is set, and res and
+// err say when to look again.
+func recordTournament(ctx context.Context, kube client.Client, tc temporal.Client, poll time.Duration, generation int64,
+	namespace, tournament, by string, conditions *[]metav1.Condition, refuse func(string)) (target recordTarget, stop bool, res ctrl.Result, err error) {
+	if by == "" {
+		refuse(noIssuer)
+		return target, true, ctrl.Result{}, nil
+	}
+	target, refusal, err := findTarget(ctx, kube, tc, namespace, tournament)
+	if refusal != "" {
+		refuse(refusal)
+		return target, true, ctrl.Result{}, nil
+	}
+	if r, err := waitOn(conditions, generation, err, poll); r != nil {
+		return target, true, *r, err
+	}
+	return target, false, ctrl.Result{}, nil
+}
+
+// waitOn writes why a record is not decided yet (err) into its Applied condition and says when
+// to look again; nil when err is nil (nothing to wait for).
+func waitOn(conditions *[]metav1.Condition, generation int64, err error, poll time.Duration) (*ctrl.Result, error) {
+	reason, status, res, ret := waitingFor(err, poll)
+	if res == nil {
+		return nil, nil
+	}
+	meta.SetStatusCondition(conditions, recordCondition(generation, status, reason, err.Error()))
+	return res, ret
 }
 
 // refusalOf tells the workflow's refusal of an Update (its validator's error, or a handler's

@@ -376,6 +376,13 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		a := f.floorAction(t, "floor", "add-time", pokerv1.FloorActionSpec{Action: pokerv1.FloorAddTime, AddTime: &pokerv1.AddTimeAction{Seconds: 120}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule B3", "simulation")
 	})
+	// Before the move below: once it is ordered its player is on his way until his table has
+	// dealt, and every other move waits for that (R3).
+	t.Run("MoveRefusedWithTheRule", func(t *testing.T) {
+		a := f.floorAction(t, "floor", "move-nowhere", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove,
+			Move: &pokerv1.MoveAction{Player: "late1", ToTable: 99}})
+		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule R3", "table 99 does not exist")
+	})
 	t.Run("MoveApplied", func(t *testing.T) {
 		// From the fullest table to the emptiest: R3's seat there is one of its free seats.
 		tables := slices.Clone(open)
@@ -406,11 +413,6 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		if tools, err := wf.Tools(ctx); err != nil || len(tools.Moves) != 1 || a.Status.Message != msg {
 			t.Errorf("reconciled again: %d moves (%v), message %q", len(tools.Moves), err, a.Status.Message)
 		}
-	})
-	t.Run("MoveRefusedWithTheRule", func(t *testing.T) {
-		a := f.floorAction(t, "floor", "move-nowhere", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove,
-			Move: &pokerv1.MoveAction{Player: "late1", ToTable: 99}})
-		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule R3", "table 99 does not exist")
 	})
 	t.Run("BreakTableApplied", func(t *testing.T) {
 		n := open[0].ID

@@ -41,42 +41,25 @@ type SanctionReconciler struct {
 // Reconcile applies the Sanction unless it is decided already, and patches its status.
 func (r *SanctionReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var s pokerv1.Sanction
-	if err := r.Get(ctx, req.NamespacedName, &s); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if s.Status.Phase == pokerv1.SanctionApplied || s.Status.Phase == pokerv1.SanctionRefused {
-		return ctrl.Result{}, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, recordTimeout)
-	defer cancel()
-	before := s.DeepCopy()
-	result, err := r.apply(ctx, &s)
-	s.Status.ObservedGeneration = s.Generation
-	if !equalJSON(before.Status, s.Status) {
-		if perr := r.Status().Patch(ctx, &s, client.MergeFrom(before)); perr != nil {
-			return ctrl.Result{}, perr
-		}
-	}
-	return result, err
+	return reconcileRecord(ctx, r.Client, req.NamespacedName, &s, recordTimeout,
+		func() bool {
+			return s.Status.Phase == pokerv1.SanctionApplied || s.Status.Phase == pokerv1.SanctionRefused
+		},
+		func(o *pokerv1.Sanction) any { return o.Status },
+		func(ctx context.Context) (ctrl.Result, error) { return r.apply(ctx, &s) })
 }
 
 func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ctrl.Result, error) {
+	s.Status.ObservedGeneration = s.Generation
 	st := &s.Status
 	st.IssuedBy = issuer(s)
 	if st.Phase == "" {
 		st.Phase = pokerv1.SanctionPending
 	}
-	if st.IssuedBy == "" {
-		r.refuse(s, nil, noIssuer)
-		return ctrl.Result{}, nil
-	}
-	target, refusal, err := findTarget(ctx, r.Client, r.Temporal, s.Namespace, s.Spec.Tournament)
-	if refusal != "" {
-		r.refuse(s, nil, refusal)
-		return ctrl.Result{}, nil
-	}
-	if res, err := r.waiting(s, err); res != nil {
-		return *res, err
+	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, s.Generation,
+		s.Namespace, s.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(s, nil, why) })
+	if stop {
+		return res, err
 	}
 	t := workflows.GetTournament(r.Temporal, target.workflowID)
 	rec, err := t.Sanction(ctx, workflows.SanctionRequest{Player: s.Spec.Player, Kind: floor.SanctionKind(s.Spec.Kind),
@@ -86,7 +69,7 @@ func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ct
 			r.refuse(s, target.tournament, reason)
 			return ctrl.Result{}, nil
 		}
-		res, err := r.waiting(s, fmt.Errorf("giving the sanction to %s: %w", target.workflowID, err))
+		res, err := waitOn(&st.Conditions, s.Generation, fmt.Errorf("giving the sanction to %s: %w", target.workflowID, err), r.Config.PollInterval)
 		return *res, err
 	}
 	if !rec.Applied && !rec.Void {
@@ -94,7 +77,7 @@ func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ct
 		// record's reference.
 		all, err := t.Sanctions(ctx)
 		if err != nil {
-			res, err := r.waiting(s, fmt.Errorf("reading the sanctions of %s: %w", target.workflowID, err))
+			res, err := waitOn(&st.Conditions, s.Generation, fmt.Errorf("reading the sanctions of %s: %w", target.workflowID, err), r.Config.PollInterval)
 			return *res, err
 		}
 		if rec.Ref < len(all) {
@@ -137,17 +120,6 @@ func sanctionApplied(s *pokerv1.Sanction, sc floor.Sanction, problem string) str
 		msg += "; the tournament noted: " + problem
 	}
 	return msg
-}
-
-// waiting writes why the Sanction is not decided yet and says when to look again; nil when err
-// is nil (nothing to wait for).
-func (r *SanctionReconciler) waiting(s *pokerv1.Sanction, err error) (*ctrl.Result, error) {
-	reason, status, res, ret := waitingFor(err, r.Config.PollInterval)
-	if res == nil {
-		return nil, nil
-	}
-	meta.SetStatusCondition(&s.Status.Conditions, recordCondition(s.Generation, status, reason, err.Error()))
-	return res, ret
 }
 
 func (r *SanctionReconciler) refuse(s *pokerv1.Sanction, tournament runtime.Object, reason string) {
