@@ -93,21 +93,35 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 }
 
 // register sends every entry, entriesInFlight at a time, and returns the refused ones in the
-// batch's order. An error means some entry could not be decided (Temporal unreachable).
+// batch's order. One player's entries go one after the other, in the batch's order (his entry
+// before his rebuy); different players' at once. An error means some entry could not be decided
+// (Temporal unreachable).
 func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, error) {
 	reasons := make([]string, len(b.Spec.Entries))
 	errs := make([]error, len(b.Spec.Entries))
-	next := make(chan int)
+	var players [][]int // each player's entries, by index, in the batch's order
+	first := map[string]int{}
+	for i, e := range b.Spec.Entries {
+		k, ok := first[e.Player]
+		if !ok {
+			k, first[e.Player] = len(players), len(players)
+			players = append(players, nil)
+		}
+		players[k] = append(players[k], i)
+	}
+	next := make(chan []int)
 	var wg sync.WaitGroup
-	for range min(entriesInFlight, len(b.Spec.Entries)) {
+	for range min(entriesInFlight, len(players)) {
 		wg.Go(func() {
-			for i := range next {
-				reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+			for entries := range next {
+				for _, i := range entries {
+					reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+				}
 			}
 		})
 	}
-	for i := range b.Spec.Entries {
-		next <- i
+	for _, entries := range players {
+		next <- entries
 	}
 	close(next)
 	wg.Wait()

@@ -315,15 +315,21 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		}
 		b := validEntryBatch("late", "late1", "late2", "late3", "p02")
 		b.Spec.Tournament = "floor"
+		// A player's entries go in the batch's order: his rebuy after his entry, so that it is
+		// refused by the rebuy rules (none in this event, or not seated yet), never as an unknown
+		// player.
+		b.Spec.Entries = slices.Insert(b.Spec.Entries, 1, pokerv1.Entry{Player: "late1", Kind: pokerv1.EntryRebuy})
 		f.create(t, f.bob, "cashier-bob", b)
 		f.decided(t, b, func() string { return string(b.Status.Phase) })
 		check := func(when string) {
 			t.Helper()
 			st := b.Status
-			if st.Phase != pokerv1.EntryBatchPartlyRefused || st.Accepted != 3 || st.RefusedCount != 1 || len(st.Refused) != 1 ||
-				st.Refused[0].Player != "p02" || !strings.Contains(st.Refused[0].Reason, `"p02" is registered already`) ||
+			if st.Phase != pokerv1.EntryBatchPartlyRefused || st.Accepted != 3 || st.RefusedCount != 2 || len(st.Refused) != 2 ||
+				st.Refused[0].Player != "late1" || st.Refused[0].Kind != pokerv1.EntryRebuy || !strings.Contains(st.Refused[0].Reason, "late1") ||
+				strings.Contains(st.Refused[0].Reason, "no player") ||
+				st.Refused[1].Player != "p02" || !strings.Contains(st.Refused[1].Reason, `"p02" is registered already`) ||
 				st.RegisteredBy != "cashier-bob" || st.AppliedAt == nil {
-				t.Errorf("%s: status %+v, want 3 accepted, p02 refused as registered already, registered by cashier-bob", when, st)
+				t.Errorf("%s: status %+v, want 3 accepted, late1's rebuy refused by the rebuy rules and p02 as registered already, registered by cashier-bob", when, st)
 			}
 			p, err := wf.Progress(ctx)
 			if err != nil || p.Entries != before.Entries+3 {
