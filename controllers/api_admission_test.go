@@ -139,6 +139,31 @@ func TestAdmissionIssuedBy(t *testing.T) {
 			t.Errorf("the batch was stored as registered by %q, want cashier-bob", got)
 		}
 	})
+	t.Run("RuleP6DirectorRecordedOnFloorAction", func(t *testing.T) {
+		a := validFloorAction("ann-adds-time")
+		a.Annotations = map[string]string{pokerv1.IssuedByAnnotation: "cashier-bob"}
+		if err := ann.Create(ctx, a); err != nil {
+			t.Fatalf("the director could not create a FloorAction: %v", err)
+		}
+		if got := issuedBy(a); got != "floor-ann" {
+			t.Errorf("the FloorAction was stored as issued by %q, want floor-ann", got)
+		}
+		var got pokerv1.FloorAction
+		if err := s.client.Get(ctx, client.ObjectKeyFromObject(a), &got); err != nil {
+			t.Fatal(err)
+		}
+		got.Annotations[pokerv1.IssuedByAnnotation] = "someone-else"
+		if err := s.client.Update(ctx, &got); !apierrors.IsForbidden(err) ||
+			!strings.Contains(err.Error(), "the poker.pokerfloor.dev/issued-by annotation cannot change") {
+			t.Errorf("changing a FloorAction's issuer: got %v, want Forbidden saying the annotation cannot change", err)
+		}
+	})
+	t.Run("RBACRegistrarCannotTakeFloorActions", func(t *testing.T) {
+		err := bob.Create(ctx, validFloorAction("by-bob"))
+		if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), `User "cashier-bob" cannot create resource "flooractions"`) {
+			t.Errorf("the registrar creating a FloorAction: got %v, want RBAC's Forbidden", err)
+		}
+	})
 	t.Run("RBACRegistrarCannotSanction", func(t *testing.T) {
 		err := bob.Create(ctx, validSanction("by-bob"))
 		if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), `User "cashier-bob" cannot create resource "sanctions"`) {
@@ -194,4 +219,12 @@ func TestAdmissionIssuedBy(t *testing.T) {
 			t.Errorf("a typed issuer without the mutating policy: %v; want the validating policy's Forbidden", err)
 		}
 	})
+}
+
+func validFloorAction(name string) *pokerv1.FloorAction {
+	return &pokerv1.FloorAction{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNamespace},
+		Spec: pokerv1.FloorActionSpec{Tournament: "valid-base", Action: pokerv1.FloorAddTime, Reason: "a dispute at table 3",
+			AddTime: &pokerv1.AddTimeAction{Seconds: 120}},
+	}
 }

@@ -598,7 +598,7 @@ func testSamplesAccepted(t *testing.T, ctx context.Context, s *apiServer) {
 		}
 		kinds[u.GetKind()] = true
 	}
-	for _, k := range []string{"Tournament", "Sanction", "EntryBatch"} {
+	for _, k := range []string{"Tournament", "Sanction", "EntryBatch", "FloorAction"} {
 		if !kinds[k] {
 			t.Errorf("config/samples has no %s", k)
 		}

@@ -1,6 +1,8 @@
 package controllers
 
 import (
+	"errors"
+
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	temporal "go.temporal.io/sdk/client"
@@ -23,14 +25,18 @@ func NewScheme() *runtime.Scheme {
 	return s
 }
 
-// SetupReconcilers registers the Tournament and Table reconcilers with mgr.
+// SetupReconcilers registers the Tournament and Table reconcilers with mgr, and those of the
+// director's records: Sanctions, EntryBatches and FloorActions.
 func SetupReconcilers(mgr ctrl.Manager, cfg Config, tc temporal.Client) error {
 	cfg = cfg.WithDefaults()
-	if err := (&TableReconciler{Client: mgr.GetClient(), Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-table")}).SetupWithManager(mgr); err != nil {
-		return err
-	}
-	return (&TournamentReconciler{Client: mgr.GetClient(), Temporal: tc, Config: cfg,
-		Recorder: mgr.GetEventRecorder("pokerfloor-tournament")}).SetupWithManager(mgr)
+	kube := mgr.GetClient()
+	return errors.Join(
+		(&TableReconciler{Client: kube, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-table")}).SetupWithManager(mgr),
+		(&TournamentReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-tournament")}).SetupWithManager(mgr),
+		(&SanctionReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-sanction")}).SetupWithManager(mgr),
+		(&EntryBatchReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-entrybatch")}).SetupWithManager(mgr),
+		(&FloorActionReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-flooraction")}).SetupWithManager(mgr),
+	)
 }
 
 // NewWorkers are the Temporal workers of `pokerfloor worker`: the tournament and section workflows

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"fmt"
+	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
@@ -64,6 +65,9 @@ func workflowSpec(t *pokerv1.Tournament) (workflows.TournamentSpec, error) {
 	}
 	if s.LateRegistration != nil {
 		out.LateRegistrationLevel = int(s.LateRegistration.UntilLevel)
+	}
+	if n := s.NoShow; n != nil {
+		out.NoShow = &floor.NoShowRule{After: time.Duration(n.AfterMinutes) * time.Minute, KeepFee: n.KeepFee}
 	}
 	if s.ReEntry != nil {
 		out.ReEntries = int(s.ReEntry.Max)

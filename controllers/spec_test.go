@@ -3,6 +3,7 @@ package controllers
 import (
 	"strings"
 	"testing"
+	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -26,6 +27,9 @@ func TestWorkflowSpec(t *testing.T) {
 		{"a built-in structure with its own stack", func(tm *pokerv1.Tournament) {
 			tm.Spec.Structure = pokerv1.BlindStructure{Name: pokerv1.StructureTurbo}
 			tm.Spec.StartingStack = 15000
+		}, ""},
+		{"no-shows after 30 minutes, the fee kept (T4)", func(tm *pokerv1.Tournament) {
+			tm.Spec.NoShow = &pokerv1.NoShow{AfterMinutes: 30, KeepFee: true}
 		}, ""},
 		{"bounty", func(tm *pokerv1.Tournament) { tm.Spec.Bounty = &pokerv1.Bounty{AmountCents: 500} }, "spec.bounty"},
 		{"add-on", func(tm *pokerv1.Tournament) {
@@ -59,6 +63,9 @@ func TestWorkflowSpec(t *testing.T) {
 			}
 			if !spec.Simulation || spec.BuyIn != tm.Spec.BuyInCents || spec.Fee != tm.Spec.FeeCents || len(spec.Players) != len(tm.Spec.Players) {
 				t.Errorf("spec %+v does not carry the Tournament's simulation, money and players", spec)
+			}
+			if n := tm.Spec.NoShow; n != nil && (spec.NoShow == nil || spec.NoShow.After != time.Duration(n.AfterMinutes)*time.Minute || spec.NoShow.KeepFee != n.KeepFee) {
+				t.Errorf("no-show rule %+v, want %+v (T4)", spec.NoShow, n)
 			}
 			if tm.Spec.StartingStack != 0 && spec.Structure.StartingStack != tm.Spec.StartingStack {
 				t.Errorf("starting stack %d, want %d", spec.Structure.StartingStack, tm.Spec.StartingStack)

@@ -136,3 +136,8 @@ type SanctionList struct {
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Sanction `json:"items"`
 }
+
+// RecordApplied is the condition of a Sanction, an EntryBatch and a FloorAction: True once the
+// tournament applied it, False with the reason when it refused it (reason Refused) or while it
+// waits (reason WaitingForTournament, WaitingForTable, TemporalUnreachable).
+const RecordApplied = "Applied"

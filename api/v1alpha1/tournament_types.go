@@ -119,6 +119,12 @@ type TournamentSpec struct {
 	// +optional
 	ActionClock *ActionClock `json:"actionClock,omitempty"`
 
+	// NoShow lets the director remove the players who never sat down (a FloorAction
+	// removeNoShows) once this much clock time has run from the start, refunded (T4). Without it
+	// an absent player is late until blinded off, and removeNoShows is refused.
+	// +optional
+	NoShow *NoShow `json:"noShow,omitempty"`
+
 	// LateRegistration keeps registration open after the start; without it registration closes
 	// when the tournament starts (a freezeout).
 	// +optional
@@ -326,6 +332,19 @@ const (
 	ExpireFold          ClockExpiry = "fold"
 	ExpireCheckWhenFree ClockExpiry = "checkWhenFree"
 )
+
+// NoShow is the no-show rule of T4.
+type NoShow struct {
+	// AfterMinutes of clock time from the start (pauses not counted) make an absent player a
+	// no-show.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=600
+	AfterMinutes int32 `json:"afterMinutes"`
+	// KeepFee keeps the fee of a no-show's buy-in; the rest is refunded. Without it all of it is.
+	// +optional
+	KeepFee bool `json:"keepFee,omitempty"`
+}
 
 // LateRegistration keeps registration open after the start.
 type LateRegistration struct {

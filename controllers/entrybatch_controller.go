@@ -1,0 +1,195 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows"
+	temporal "go.temporal.io/sdk/client"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+)
+
+// entriesInFlight is how many of a batch's Updates the reconciler has in flight at once: under
+// Temporal's limit of 10 per workflow, leaving room for a director's Sanction or FloorAction.
+const entriesInFlight = 8
+
+// batchTimeout bounds one reconcile of a batch: 1,000 entries at 8 in flight, each answered in
+// milliseconds (a rebuy or an add-on once its table has dealt, up to a minute).
+const batchTimeout = 10 * time.Minute
+
+// EntryBatchReconciler registers each entry of an EntryBatch in its tournament's workflow: an
+// entry or re-entry is a Register Update, a rebuy a Rebuy, an add-on an AddOn, each keyed by
+// (batch UID, player, kind) so that a batch reconciled again registers nobody twice. Status
+// counts the entries accepted and says why each refused one was. A batch decided is never sent
+// again.
+type EntryBatchReconciler struct {
+	client.Client
+	Temporal temporal.Client
+	Config   Config
+	Recorder events.EventRecorder
+}
+
+// +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches,verbs=get;list;watch
+// +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches/status,verbs=get;update;patch
+
+// Reconcile applies the batch unless it is decided already, and patches its status.
+func (r *EntryBatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	var b pokerv1.EntryBatch
+	return reconcileRecord(ctx, r.Client, req.NamespacedName, &b, batchTimeout,
+		func() bool { return b.Status.Phase != "" && b.Status.Phase != pokerv1.EntryBatchPending },
+		func(o *pokerv1.EntryBatch) any { return o.Status },
+		func(ctx context.Context) (ctrl.Result, error) { return r.apply(ctx, &b) })
+}
+
+func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch) (ctrl.Result, error) {
+	b.Status.ObservedGeneration = b.Generation
+	st := &b.Status
+	st.RegisteredBy = issuer(b)
+	if st.Phase == "" {
+		st.Phase = pokerv1.EntryBatchPending
+	}
+	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, b.Generation,
+		b.Namespace, b.Spec.Tournament, st.RegisteredBy, &st.Conditions, func(why string) { r.refuseAll(b, why) })
+	if stop {
+		return res, err
+	}
+	refused, err := r.register(ctx, workflows.GetTournament(r.Temporal, target.workflowID), b)
+	if err != nil {
+		// Some entries are undecided: the whole batch goes again, the decided ones answered from
+		// the workflow's record by their keys.
+		res, err := waitOn(&st.Conditions, b.Generation, fmt.Errorf("registering the batch in %s: %w", target.workflowID, err), r.Config.PollInterval)
+		return *res, err
+	}
+	st.Refused = refused
+	st.RefusedCount = int32(len(refused))
+	st.Accepted = int32(len(b.Spec.Entries) - len(refused))
+	st.AppliedAt = &metav1.Time{Time: time.Now().Truncate(time.Second)}
+	msg := fmt.Sprintf("%d of %d entries registered, registered by %s", st.Accepted, len(b.Spec.Entries), st.RegisteredBy)
+	switch {
+	case len(refused) == 0:
+		st.Phase = pokerv1.EntryBatchApplied
+		meta.SetStatusCondition(&st.Conditions, recordCondition(b.Generation, metav1.ConditionTrue, "Applied", msg))
+		r.Recorder.Eventf(b, target.tournament, corev1.EventTypeNormal, "Applied", "Register", "%s", msg)
+	default:
+		st.Phase = pokerv1.EntryBatchPartlyRefused
+		reason := "PartlyRefused"
+		if st.Accepted == 0 {
+			st.Phase, reason = pokerv1.EntryBatchRefused, "Refused"
+		}
+		msg += fmt.Sprintf("; %d refused (status.refused says why), the first: %s %s: %s", len(refused), refused[0].Player, refused[0].Kind, refused[0].Reason)
+		meta.SetStatusCondition(&st.Conditions, recordCondition(b.Generation, metav1.ConditionFalse, reason, msg))
+		r.Recorder.Eventf(b, target.tournament, corev1.EventTypeWarning, reason, "Register", "%s", msg)
+	}
+	return ctrl.Result{}, nil
+}
+
+// register sends every entry, entriesInFlight at a time, and returns the refused ones in the
+// batch's order. One player's entries go one after the other, in the batch's order (his entry
+// before his rebuy); different players' at once. An error means some entry could not be decided
+// (Temporal unreachable).
+func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, error) {
+	reasons := make([]string, len(b.Spec.Entries))
+	errs := make([]error, len(b.Spec.Entries))
+	var players [][]int // each player's entries, by index, in the batch's order
+	first := map[string]int{}
+	for i, e := range b.Spec.Entries {
+		k, ok := first[e.Player]
+		if !ok {
+			k, first[e.Player] = len(players), len(players)
+			players = append(players, nil)
+		}
+		players[k] = append(players[k], i)
+	}
+	next := make(chan []int)
+	var wg sync.WaitGroup
+	for range min(entriesInFlight, len(players)) {
+		wg.Go(func() {
+			for entries := range next {
+				for _, i := range entries {
+					reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+				}
+			}
+		})
+	}
+	for _, entries := range players {
+		next <- entries
+	}
+	close(next)
+	wg.Wait()
+	var refused []pokerv1.RefusedEntry
+	for i, e := range b.Spec.Entries {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s %s: %w", e.Player, e.Kind, errs[i])
+		}
+		if reasons[i] != "" {
+			refused = append(refused, pokerv1.RefusedEntry{Player: e.Player, Kind: e.Kind, Reason: clip(reasons[i], 256)})
+		}
+	}
+	return refused, nil
+}
+
+// registerEntry sends one entry, waiting while the workflow has too many Updates in flight. It
+// returns the tournament's refusal, or an error when it could not ask.
+func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e pokerv1.Entry) (refusal string, err error) {
+	key := batch + "/" + e.Player + "/" + string(e.Kind)
+	for {
+		switch e.Kind {
+		case pokerv1.EntryReEntry:
+			_, err = t.Register(ctx, workflows.RegisterRequest{ReEntryOf: e.Player, Key: key})
+		case pokerv1.EntryRebuy:
+			err = t.Rebuy(ctx, workflows.RebuyRequest{Player: e.Player, Key: key})
+		case pokerv1.EntryAddOn:
+			var rec workflows.AddOnRecord
+			if rec, err = t.AddOn(ctx, workflows.AddOnRequest{Player: e.Player, Count: 1, Key: key}); err == nil && rec.Refused != "" {
+				return rec.Refused, nil
+			}
+		default:
+			_, err = t.Register(ctx, workflows.RegisterRequest{Player: e.Player, Key: key})
+		}
+		if !busy(err) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if err == nil {
+		return "", nil
+	}
+	if reason, ok := refusalOf(err); ok {
+		return reason, nil
+	}
+	return "", err
+}
+
+// refuseAll refuses every entry for one reason (no tournament, no issuer).
+func (r *EntryBatchReconciler) refuseAll(b *pokerv1.EntryBatch, reason string) {
+	st := &b.Status
+	st.Phase, st.Accepted, st.RefusedCount = pokerv1.EntryBatchRefused, 0, int32(len(b.Spec.Entries))
+	st.Refused = nil
+	for _, e := range b.Spec.Entries {
+		st.Refused = append(st.Refused, pokerv1.RefusedEntry{Player: e.Player, Kind: e.Kind, Reason: clip(reason, 256)})
+	}
+	st.AppliedAt = &metav1.Time{Time: time.Now().Truncate(time.Second)}
+	meta.SetStatusCondition(&st.Conditions, recordCondition(b.Generation, metav1.ConditionFalse, "Refused", reason))
+	r.Recorder.Eventf(b, nil, corev1.EventTypeWarning, "Refused", "Register", "the batch of %d entries was refused: %s", len(b.Spec.Entries), reason)
+}
+
+// SetupWithManager registers the reconciler: two batches at once (to one tournament, their
+// Updates share its 10 in flight: one turned away waits and goes again).
+func (r *EntryBatchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.EntryBatch{}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 2}).
+		Complete(r)
+}
