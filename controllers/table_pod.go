@@ -51,7 +51,8 @@ func tablePod(cfg Config, table *pokerv1.Table, tournament *pokerv1.Tournament) 
 	}
 	grace := int64(cfg.TableGracePeriod.Seconds())
 	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: table.Name, Namespace: table.Namespace, Labels: tableLabels(table)},
+		ObjectMeta: metav1.ObjectMeta{Name: table.Name, Namespace: table.Namespace, Labels: tableLabels(table),
+			Annotations: scrapeAnnotations(cfg.TablePort)},
 		Spec: corev1.PodSpec{
 			Containers:                    []corev1.Container{c},
 			RestartPolicy:                 corev1.RestartPolicyAlways,
@@ -74,7 +75,7 @@ func tablePod(cfg Config, table *pokerv1.Table, tournament *pokerv1.Tournament) 
 	if t := o.Template; t != nil {
 		// The tournament's labels never replace the manager's: the Service selects on those.
 		pod.Labels = mergeLabels(t.Labels, pod.Labels)
-		pod.Annotations = maps.Clone(t.Annotations)
+		pod.Annotations = mergeLabels(pod.Annotations, t.Annotations)
 		pod.Spec.NodeSelector, pod.Spec.Tolerations, pod.Spec.Affinity = t.NodeSelector, t.Tolerations, t.Affinity
 		pod.Spec.PriorityClassName = t.PriorityClassName
 		for _, e := range t.Env {
@@ -82,6 +83,17 @@ func tablePod(cfg Config, table *pokerv1.Table, tournament *pokerv1.Tournament) 
 		}
 	}
 	return pod
+}
+
+// scrapeAnnotations tell a Prometheus that discovers Pods by the prometheus.io annotations
+// (kubernetes_sd_configs with the usual relabelling) where a table's /metrics is: its hands,
+// action latency, reports and WebSocket connections, on the players' port.
+func scrapeAnnotations(port int32) map[string]string {
+	return map[string]string{
+		"prometheus.io/scrape": "true",
+		"prometheus.io/port":   strconv.Itoa(int(port)),
+		"prometheus.io/path":   "/metrics",
+	}
 }
 
 // tableService is the table's Service: players and the manager reach the table process by it.
