@@ -98,3 +98,13 @@ func workflowSpec(t *pokerv1.Tournament) (workflows.TournamentSpec, error) {
 func unsupported(field string) error {
 	return fmt.Errorf("%s is not played by this version of the tournament workflows; remove it or upgrade pokerfloor", field)
 }
+
+// statusLevels is the schedule the workflow plays, as status.levels publishes it.
+func statusLevels(s floor.Structure) []pokerv1.Level {
+	out := make([]pokerv1.Level, 0, len(s.Levels))
+	for _, l := range s.Levels {
+		out = append(out, pokerv1.Level{Break: l.Break, SmallBlind: l.SmallBlind, BigBlind: l.BigBlind,
+			Ante: l.Ante, Minutes: int32(l.Minutes), ColorUp: l.ColorUp})
+	}
+	return out
+}

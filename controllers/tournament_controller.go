@@ -84,6 +84,9 @@ func (r *TournamentReconciler) sync(ctx context.Context, t *pokerv1.Tournament, 
 	if err == nil {
 		err = spec.Validate() // what CEL cannot check (floor.Structure.Validate): refused with the rule
 	}
+	if err == nil {
+		t.Status.Levels = statusLevels(spec.Structure)
+	}
 	state, how, derr := describeTournament(ctx, r.Temporal, id)
 	if derr != nil {
 		r.setCondition(t, pokerv1.TournamentWorkflowRunning, metav1.ConditionUnknown, "TemporalUnreachable",

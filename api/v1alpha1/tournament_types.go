@@ -656,6 +656,14 @@ type TournamentStatus struct {
 	// OnBreak is true during a break.
 	// +optional
 	OnBreak bool `json:"onBreak,omitempty"`
+	// Levels is the blind schedule as the workflow plays it, breaks included: spec.structure.levels,
+	// or the levels of the built-in structure spec.structure.name names, so that a reader (kubectl
+	// tournament levels and clock) needs no copy of the built-in structures. Level N of
+	// status.level is the Nth entry that is not a break. Written once the spec is valid.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=100
+	Levels []Level `json:"levels,omitempty"`
 	// NextLevelAt is when the current period ends while the clock runs. A time rather than a
 	// countdown, so that status is not rewritten every second.
 	// +optional

@@ -1021,6 +1021,13 @@ func (in *TournamentStatus) DeepCopyInto(out *TournamentStatus) {
 		in, out := &in.FinishedAt, &out.FinishedAt
 		*out = (*in).DeepCopy()
 	}
+	if in.Levels != nil {
+		in, out := &in.Levels, &out.Levels
+		*out = make([]Level, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
 	if in.NextLevelAt != nil {
 		in, out := &in.NextLevelAt, &out.NextLevelAt
 		*out = (*in).DeepCopy()
