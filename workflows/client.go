@@ -1,11 +1,14 @@
 package workflows
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"go.temporal.io/sdk/client"
 
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -63,10 +66,42 @@ func (t *Tournament) Progress(ctx context.Context) (Progress, error) {
 	return p, t.query(ctx, ProgressQuery, &p)
 }
 
-// Standings are the players in, by chips, and the places given so far.
+// Standings are the players in, by chips, and the places given so far. A tournament of several
+// sections keeps no player's record: the players in are asked of each section in play, one after
+// the other (a player who moves between two sections meanwhile is listed once, or not at all
+// until the next call), and the places are the best director.KeepPlaces given (every one is
+// written out through the PlaceSink).
 func (t *Tournament) Standings(ctx context.Context) ([]Standing, error) {
-	var s []Standing
-	return s, t.query(ctx, StandingsQuery, &s)
+	var s, in []Standing
+	if err := t.query(ctx, StandingsQuery, &s); err != nil {
+		return nil, err
+	}
+	var sections []string
+	if err := t.query(ctx, SectionsQuery, &sections); err != nil {
+		return nil, err
+	}
+	if len(sections) == 0 {
+		return s, nil
+	}
+	seen := map[string]bool{}
+	for _, id := range sections {
+		v, err := t.client.QueryWorkflow(ctx, id, "", StandingsQuery)
+		if err != nil {
+			return nil, fmt.Errorf("standings of section %s: %w", id, err)
+		}
+		var part []Standing
+		if err := v.Get(&part); err != nil {
+			return nil, fmt.Errorf("standings of section %s: %w", id, err)
+		}
+		for _, st := range part {
+			if st.Place == 0 && st.Status != director.Out && !seen[st.Player] {
+				seen[st.Player] = true
+				in = append(in, st)
+			}
+		}
+	}
+	slices.SortStableFunc(in, func(a, b Standing) int { return cmp.Compare(b.Stack, a.Stack) })
+	return append(in, s...), nil
 }
 
 // Tables are the tables and their seats.

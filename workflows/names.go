@@ -48,6 +48,9 @@ const (
 	ToolsQuery = "tools"
 	// StateQuery returns the TournamentState less what predicts a draw, for debugging and audits.
 	StateQuery = "state"
+	// SectionsQuery returns the workflow IDs of a tournament's sections in play (none for a
+	// tournament of one section): the players' records are there (Tournament.Standings).
+	SectionsQuery = "sections"
 )
 
 // TableTaskQueue is the task queue of the TableWorkflows of tournaments on taskQueue: apart, so

@@ -270,6 +270,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 		SanctionsQuery: func() ([]SanctionRecord, error) { return nil, nil },
 		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, t.RefuseDeal() },
 		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
+		SectionsQuery:  func() ([]string, error) { return t.SectionsInPlay(), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {

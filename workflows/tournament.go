@@ -454,6 +454,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		SanctionsQuery: func() ([]SanctionRecord, error) { return s.Sanctions, nil },
 		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
 		StateQuery:     func() (*director.TournamentState, error) { return s.Redacted(), nil },
+		SectionsQuery:  func() ([]string, error) { return nil, nil }, // one section: every record is here
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {

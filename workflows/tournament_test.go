@@ -207,6 +207,22 @@ func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
 	if p.Entries != 40 || p.PlayersLeft != 40 || !p.Paused {
 		t.Errorf("progress %+v: want 40 entries, 40 left, paused (the refusals recorded nothing, the pause took)", p)
 	}
+	// The players' records are in the sections: the standings gather them, each player once.
+	standings, err := tour.Standings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, chips := map[string]bool{}, int64(0)
+	for _, st := range standings {
+		if st.Place != 0 || in[st.Player] || st.Table == 0 {
+			t.Errorf("standing %+v: want each of the 40 players once, in, at a table", st)
+		}
+		in[st.Player] = true
+		chips += st.Stack
+	}
+	if len(in) != 40 || chips != 40*spec.Structure.StartingStack {
+		t.Errorf("standings: %d players in with %d chips, want 40 with %d", len(in), chips, 40*spec.Structure.StartingStack)
+	}
 	if err := c.CancelWorkflow(ctx, tour.ID, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func writeStandings(w io.Writer, id string, s runSettings, p workflows.Progress,
 	if n := len(r.ChipCounts) - len(shown); n > 0 {
 		fmt.Fprintf(&b, "      and %d more (--output json lists every one)\n", n)
 	}
-	switch paid, out := paidPlaces(r.Places), len(r.Places); {
+	switch paid, out := paidPlaces(r.Places), max(len(r.Places), p.Entries-p.PlayersLeft); { // a tournament of sections keeps the best places only
 	case out == 0:
 		b.WriteString("nobody is out yet\n")
 	case len(paid) == 0:

@@ -160,6 +160,18 @@ func (t *TopState) Section(n int) *SectionRecord {
 	return &t.Sections[n-1]
 }
 
+// SectionsInPlay are the workflow IDs of the sections not closed, in order: the players' records
+// are there.
+func (t *TopState) SectionsInPlay() []string {
+	var ids []string
+	for _, r := range t.Sections {
+		if r.Phase != SectionClosed {
+			ids = append(ids, r.WorkflowID)
+		}
+	}
+	return ids
+}
+
 // open lists the sections in play.
 func (t *TopState) open() []*SectionRecord {
 	var out []*SectionRecord

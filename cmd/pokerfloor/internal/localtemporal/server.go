@@ -218,10 +218,7 @@ func start(opts Options, unlock func()) (*Server, error) {
 			level,
 		)}))
 	}
-	dc := dynamicconfig.StaticClient{
-		// As temporaltest: a search attribute added is visible at once.
-		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
-	}
+	dc := dynamicconfig.StaticClient{} // not temporaltest's forced search attribute refresh: a locked database read in every workflow task's dispatch
 	for k, v := range opts.DynamicConfig {
 		dc[k] = []dynamicconfig.ConstrainedValue{{Value: v}}
 	}
