@@ -67,6 +67,8 @@ func seed(t *testing.T, ctx context.Context, c crclient.Client) {
 	final.Status = pokerv1.TournamentStatus{
 		Phase: pokerv1.TournamentFinished, StartedAt: &started, FinishedAt: &finished, Level: 9,
 		Entries: 18, PrizePoolCents: 18000, PlacesPaid: 2,
+		// The built-in turbo's first periods, as the manager publishes the schedule it runs.
+		Levels: []pokerv1.Level{lvl(50, 0), lvl(100, 0), {Break: true, Minutes: 5}, lvl(150, 25)},
 		Standings: []pokerv1.Standing{
 			{Place: 1, Player: "dora", PrizeCents: 12600, BountyCents: 500},
 			{Place: 2, Player: "eve", PrizeCents: 5400},
@@ -441,6 +443,16 @@ func TestPlugin(t *testing.T) {
 		m := decode(t, f.run(t, "", "levels", "autumn-deep", "-o", "json"), "json")
 		if field(m, "builtIn") != "deep" || len(field(m, "levels").([]any)) != 0 {
 			t.Errorf("levels -o json of a built-in structure: %v", m)
+		}
+		// A built-in structure whose levels the manager published in status.levels.
+		r = f.run(t, "", "levels", "old-final", "-n", nsOther)
+		wantLines(t, "levels of a published built-in structure", r.stdout,
+			[]string{"LEVEL", "BLINDS", "ANTE", "MINUTES"},
+			[]string{"1", "50/100", "0", "20"},
+			[]string{"break", "-", "0", "5"},
+			[]string{"3", "150/300", "25", "20"})
+		if !strings.Contains(r.stderr, `built-in structure "turbo"`) {
+			t.Errorf("levels of a published built-in structure does not name it: %v", r)
 		}
 	})
 

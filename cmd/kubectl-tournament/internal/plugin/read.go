@@ -242,12 +242,21 @@ type period struct {
 	Current bool
 }
 
-// schedule numbers the levels of a custom structure and marks the period running: status.level
-// is the current level (during a break, the level after it).
+// published is the schedule the tournament plays: status.levels as the manager publishes it (a
+// built-in structure's levels too), else spec.structure.levels.
+func published(t *pokerv1.Tournament) []pokerv1.Level {
+	if len(t.Status.Levels) > 0 {
+		return t.Status.Levels
+	}
+	return t.Spec.Structure.Levels
+}
+
+// schedule numbers the levels of the published schedule and marks the period running:
+// status.level is the current level (during a break, the level after it).
 func schedule(t *pokerv1.Tournament) []period {
 	var out []period
 	var n int32
-	for _, l := range t.Spec.Structure.Levels {
+	for _, l := range published(t) {
 		p := period{Spec: l}
 		if !l.Break {
 			n++
@@ -307,7 +316,7 @@ func newLevelsCommand(o *options) *cobra.Command {
 			if !o.tableOutput() {
 				return o.printView("Levels", v)
 			}
-			if v.BuiltIn != "" {
+			if v.BuiltIn != "" && len(v.Levels) == 0 {
 				running := "no level is running yet"
 				if t.Status.Level > 0 {
 					running = fmt.Sprintf("the level running is %d", t.Status.Level)
@@ -315,6 +324,9 @@ func newLevelsCommand(o *options) *cobra.Command {
 				fmt.Fprintf(o.streams.ErrOut, "Tournament %s plays the built-in structure %q: its levels are not in the "+
 					"Tournament's spec or status, so they cannot be listed here; %s.\n", t.Name, v.BuiltIn, running)
 				return nil
+			}
+			if v.BuiltIn != "" {
+				fmt.Fprintf(o.streams.ErrOut, "Tournament %s plays the built-in structure %q.\n", t.Name, v.BuiltIn)
 			}
 			tab := &metav1.Table{ColumnDefinitions: columns("Level", "Blinds", "Ante", "Minutes", "Color up", "Now")}
 			for _, p := range v.Levels {
@@ -376,7 +388,7 @@ func newClockCommand(o *options) *cobra.Command {
 			if v.OnBreak {
 				blinds = "break"
 			}
-			if t.Spec.Structure.Name != "" {
+			if t.Spec.Structure.Name != "" && len(t.Status.Levels) == 0 {
 				blinds, next = "built-in "+string(t.Spec.Structure.Name), "-"
 			}
 			tab := &metav1.Table{ColumnDefinitions: columns("Tournament", "Phase", "Level", "Blinds", "Time left", "Next", "Players", "Tables")}
