@@ -22,6 +22,7 @@ import (
 	"github.com/go-logr/logr"
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 	"go.temporal.io/api/enums/v1"
 	temporal "go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
@@ -332,6 +333,21 @@ func TestOperatorPlaysATournament(t *testing.T) {
 	})
 	if want := testNamespace + "/sim18/" + string(get().UID); id != want {
 		t.Errorf("workflow ID %q, want %q", id, want)
+	}
+	// The status publishes the schedule the workflow plays: the built-in turbo's levels.
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := get().Status.Levels
+	if len(levels) != len(turbo.Levels) {
+		t.Errorf("status.levels has %d periods, want the turbo's %d", len(levels), len(turbo.Levels))
+	}
+	for i := range min(len(levels), len(turbo.Levels)) {
+		l, w := levels[i], turbo.Levels[i]
+		if l.Break != w.Break || l.SmallBlind != w.SmallBlind || l.BigBlind != w.BigBlind || l.Ante != w.Ante || int(l.Minutes) != w.Minutes {
+			t.Errorf("status.levels[%d] = %+v, want the turbo's %+v", i, l, w)
+		}
 	}
 	waitFor(t, "two Tables with ready Pods and a Service each", stepDeadline, func() error {
 		tables, err := o.tables(ctx, "sim18")
