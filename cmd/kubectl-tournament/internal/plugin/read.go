@@ -111,11 +111,7 @@ func readCommand(o *options, use, short, example string, run func(cmd *cobra.Com
 			if err := o.checkOutput(); err != nil {
 				return err
 			}
-			c, err := o.client()
-			if err != nil {
-				return err
-			}
-			t, err := c.tournament(cmd.Context(), args[0])
+			c, t, err := o.tournament(cmd.Context(), args[0], nil)
 			if err != nil {
 				return err
 			}
