@@ -49,41 +49,31 @@ func newPauseCommand(o *options, pause bool) *cobra.Command {
 	if !pause {
 		use, short, example = "resume", "Resume a paused tournament", "  kubectl tournament resume spring-main"
 	}
-	return &cobra.Command{
-		Use:     use + " TOURNAMENT",
-		Short:   short,
-		Example: example,
-		Args:    exactArgs("TOURNAMENT"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.checkOutput(); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			c, t, err := o.tournament(ctx, args[0], requireNotOver)
-			if err != nil {
-				return err
-			}
-			if t.Spec.Paused == pause {
-				state := "already paused"
-				if !pause {
-					state = "not paused: `kubectl tournament pause " + t.Name + "` pauses it"
-				}
-				fmt.Fprintf(o.streams.ErrOut, "Tournament %s is %s; nothing to do.\n", t.Name, state)
-				return o.printResult(t, "")
-			}
-			// A merge patch of spec.paused alone: the manager turns it into the workflow's pause.
-			patch := fmt.Appendf(nil, `{"spec":{"paused":%t}}`, pause)
-			var got pokerv1.Tournament
-			if err := c.mergePatch(ctx, resTournaments, t.Name, patch, &got); err != nil {
-				return c.explain(ctx, err, "patch", resTournaments)
-			}
-			verb := "paused"
+	return tournamentCommand(o, use, short, example, func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
+		if err := requireNotOver(t); err != nil {
+			return err
+		}
+		ctx := cmd.Context()
+		if t.Spec.Paused == pause {
+			state := "already paused"
 			if !pause {
-				verb = "resumed"
+				state = "not paused: `kubectl tournament pause " + t.Name + "` pauses it"
 			}
-			return o.printResult(&got, fmt.Sprintf("tournament.%s/%s %s", pokerv1.GroupVersion.Group, got.Name, verb))
-		},
-	}
+			fmt.Fprintf(o.streams.ErrOut, "Tournament %s is %s; nothing to do.\n", t.Name, state)
+			return o.printResult(t, "")
+		}
+		// A merge patch of spec.paused alone: the manager turns it into the workflow's pause.
+		patch := fmt.Appendf(nil, `{"spec":{"paused":%t}}`, pause)
+		var got pokerv1.Tournament
+		if err := c.mergePatch(ctx, resTournaments, t.Name, patch, &got); err != nil {
+			return c.explain(ctx, err, "patch", resTournaments)
+		}
+		verb := "paused"
+		if !pause {
+			verb = "resumed"
+		}
+		return o.printResult(&got, fmt.Sprintf("tournament.%s/%s %s", pokerv1.GroupVersion.Group, got.Name, verb))
+	})
 }
 
 // printResult prints the object an action wrote: with -o json|yaml the object, else msg.

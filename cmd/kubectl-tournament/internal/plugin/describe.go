@@ -17,7 +17,7 @@ import (
 var describeTables = 50
 
 func newDescribeCommand(o *options) *cobra.Command {
-	return readCommand(o, "describe", "Describe a tournament, its tables, conditions and events (as kubectl describe)",
+	return tournamentCommand(o, "describe", "Describe a tournament, its tables, conditions and events (as kubectl describe)",
 		"  kubectl tournament describe spring-main\n  kubectl tournament describe spring-main -o yaml",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			if !o.tableOutput() {
