@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pokerfloor/pokerfloor/controllers/envtestutil"
 	"helm.sh/helm/v3/pkg/action"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/release"
@@ -17,9 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -30,40 +29,8 @@ import (
 // binaries the test is skipped on a developer's machine and fails in CI.
 func startAPIServer(t *testing.T) (client.Client, *envtest.Environment) {
 	t.Helper()
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		const msg = "KUBEBUILDER_ASSETS is not set: run `export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)` " +
-			"(or `make test`, which does it) to build kube-apiserver and etcd"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := apiextensionsv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(chartDir, "crds")},
-		ErrorIfCRDPathMissing: true,
-		Scheme:                scheme,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("starting envtest with the chart's crds/ (kube-apiserver and etcd from %s): %v", os.Getenv("KUBEBUILDER_ASSETS"), err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stopping envtest: %v", err)
-		}
-	})
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatalf("client for envtest: %v", err)
-	}
-	return c, env
+	s := envtestutil.Start(t, filepath.Join(chartDir, "crds"), apiextensionsv1.AddToScheme)
+	return s.Client, s.Env
 }
 
 // serviceMonitorCRD stands in for the Prometheus Operator's CRD, which a cluster that enables

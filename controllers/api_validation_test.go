@@ -14,13 +14,13 @@ import (
 	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/controllers/envtestutil"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -39,44 +39,12 @@ type apiServer struct {
 	scheme *runtime.Scheme
 }
 
-// startAPIServer starts envtest with config/crd/bases installed, skipping (or failing in CI) as
-// startEnvtest does when the binaries are missing.
+// startAPIServer starts envtest with config/crd/bases installed, skipping (or failing in CI) when
+// the binaries are missing.
 func startAPIServer(t *testing.T) *apiServer {
 	t.Helper()
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		const msg = "KUBEBUILDER_ASSETS is not set: run `export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)` " +
-			"(or `make test`, which does it) to build kube-apiserver and etcd"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := pokerv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join("..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		Scheme:                scheme,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("starting envtest with config/crd/bases (kube-apiserver and etcd from %s): %v", os.Getenv("KUBEBUILDER_ASSETS"), err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stopping envtest: %v", err)
-		}
-	})
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatalf("client for envtest: %v", err)
-	}
-	return &apiServer{env: env, client: c, scheme: scheme}
+	s := envtestutil.Start(t, filepath.Join("..", "config", "crd", "bases"), pokerv1.AddToScheme)
+	return &apiServer{env: s.Env, client: s.Client, scheme: s.Scheme}
 }
 
 func testContext(t *testing.T) context.Context {

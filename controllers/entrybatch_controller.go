@@ -8,13 +8,10 @@ import (
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
-	temporal "go.temporal.io/sdk/client"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
@@ -31,12 +28,7 @@ const batchTimeout = 10 * time.Minute
 // (batch UID, player, kind) so that a batch reconciled again registers nobody twice. Status
 // counts the entries accepted and says why each refused one was. A batch decided is never sent
 // again.
-type EntryBatchReconciler struct {
-	client.Client
-	Temporal temporal.Client
-	Config   Config
-	Recorder events.EventRecorder
-}
+type EntryBatchReconciler struct{ RecordReconciler }
 
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches,verbs=get;list;watch
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches/status,verbs=get;update;patch
@@ -57,8 +49,7 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 	if st.Phase == "" {
 		st.Phase = pokerv1.EntryBatchPending
 	}
-	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, b.Generation,
-		b.Namespace, b.Spec.Tournament, st.RegisteredBy, &st.Conditions, func(why string) { r.refuseAll(b, why) })
+	target, stop, res, err := r.recordTournament(ctx, b, b.Spec.Tournament, st.RegisteredBy, &st.Conditions, func(why string) { r.refuseAll(b, why) })
 	if stop {
 		return res, err
 	}
@@ -66,7 +57,7 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 	if err != nil {
 		// Some entries are undecided: the whole batch goes again, the decided ones answered from
 		// the workflow's record by their keys.
-		res, err := waitOn(&st.Conditions, b.Generation, fmt.Errorf("registering the batch in %s: %w", target.workflowID, err), r.Config.PollInterval)
+		res, err := r.waitOn(&st.Conditions, b.Generation, fmt.Errorf("registering the batch in %s: %w", target.workflowID, err))
 		return *res, err
 	}
 	st.Refused = refused

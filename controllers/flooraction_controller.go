@@ -9,14 +9,11 @@ import (
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-	temporal "go.temporal.io/sdk/client"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
@@ -25,12 +22,7 @@ import (
 // whose ID is the object's UID so that a retry is applied once, by the user who created it, and
 // writes the answer into status: Applied with what was done, or Refused with the rule's reason.
 // A FloorAction decided is never sent again.
-type FloorActionReconciler struct {
-	client.Client
-	Temporal temporal.Client
-	Config   Config
-	Recorder events.EventRecorder
-}
+type FloorActionReconciler struct{ RecordReconciler }
 
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=flooractions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=flooractions/status,verbs=get;update;patch
@@ -53,8 +45,7 @@ func (r *FloorActionReconciler) apply(ctx context.Context, a *pokerv1.FloorActio
 	if st.Phase == "" {
 		st.Phase = pokerv1.FloorActionPending
 	}
-	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, a.Generation,
-		a.Namespace, a.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(a, nil, why) })
+	target, stop, res, err := r.recordTournament(ctx, a, a.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(a, nil, why) })
 	if stop {
 		return res, err
 	}
@@ -64,7 +55,7 @@ func (r *FloorActionReconciler) apply(ctx context.Context, a *pokerv1.FloorActio
 			r.refuse(a, target.tournament, reason)
 			return ctrl.Result{}, nil
 		}
-		res, err := waitOn(&st.Conditions, a.Generation, fmt.Errorf("%s on %s: %w", a.Spec.Action, target.workflowID, err), r.Config.PollInterval)
+		res, err := r.waitOn(&st.Conditions, a.Generation, fmt.Errorf("%s on %s: %w", a.Spec.Action, target.workflowID, err))
 		return *res, err
 	}
 	if done.refused != "" {

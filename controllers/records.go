@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -20,6 +21,16 @@ import (
 // What the Sanction, EntryBatch and FloorAction reconcilers share: each is a record a person
 // created, applied once to its tournament's workflow (Update IDs from the object's UID) and then
 // decided for good (Applied or Refused); only the way there differs.
+
+// RecordReconciler is what the Sanction, EntryBatch and FloorAction reconcilers are made of: the
+// API server, the tournaments' workflows, the operator's Config and the recorder of the record's
+// events.
+type RecordReconciler struct {
+	client.Client
+	Temporal temporal.Client
+	Config   Config
+	Recorder events.EventRecorder
+}
 
 // reconcileRecord is the reconcile of every record: fetch it into obj, leave it alone once
 // decided, apply it within timeout, and patch its status (read by status) apart from its spec
@@ -89,31 +100,31 @@ func findTarget(ctx context.Context, kube client.Client, tc temporal.Client, nam
 	return target, "", errNotYet{fmt.Sprintf("Tournament %s's workflow has not started yet", name)}
 }
 
-// recordTournament finds the running tournament of a record issued by by. Without an issuer or
+// recordTournament finds the running tournament of the record, issued by by. Without an issuer or
 // such a tournament the record is refused (refuse is called) and stop is set; while the tournament
 // has not started, or Temporal cannot be reached, the condition says why, stop is set, and res and
 // err say when to look again.
-func recordTournament(ctx context.Context, kube client.Client, tc temporal.Client, poll time.Duration, generation int64,
-	namespace, tournament, by string, conditions *[]metav1.Condition, refuse func(string)) (target recordTarget, stop bool, res ctrl.Result, err error) {
+func (r *RecordReconciler) recordTournament(ctx context.Context, record metav1.Object, tournament, by string,
+	conditions *[]metav1.Condition, refuse func(string)) (target recordTarget, stop bool, res ctrl.Result, err error) {
 	if by == "" {
 		refuse(noIssuer)
 		return target, true, ctrl.Result{}, nil
 	}
-	target, refusal, err := findTarget(ctx, kube, tc, namespace, tournament)
+	target, refusal, err := findTarget(ctx, r.Client, r.Temporal, record.GetNamespace(), tournament)
 	if refusal != "" {
 		refuse(refusal)
 		return target, true, ctrl.Result{}, nil
 	}
-	if r, err := waitOn(conditions, generation, err, poll); r != nil {
-		return target, true, *r, err
+	if res, err := r.waitOn(conditions, record.GetGeneration(), err); res != nil {
+		return target, true, *res, err
 	}
 	return target, false, ctrl.Result{}, nil
 }
 
 // waitOn writes why a record is not decided yet (err) into its Applied condition and says when
 // to look again; nil when err is nil (nothing to wait for).
-func waitOn(conditions *[]metav1.Condition, generation int64, err error, poll time.Duration) (*ctrl.Result, error) {
-	reason, status, res, ret := waitingFor(err, poll)
+func (r *RecordReconciler) waitOn(conditions *[]metav1.Condition, generation int64, err error) (*ctrl.Result, error) {
+	reason, status, res, ret := waitingFor(err, r.Config.PollInterval)
 	if res == nil {
 		return nil, nil
 	}

@@ -9,14 +9,11 @@ import (
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
-	temporal "go.temporal.io/sdk/client"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
@@ -28,12 +25,7 @@ const recordTimeout = 3 * time.Minute
 // ID is the Sanction's UID, so a retry is applied once), by the user who created it, and writes
 // the tournament's answer into status: Applied with where and when it runs, or Refused with the
 // rule's reason. A Sanction decided is never sent again.
-type SanctionReconciler struct {
-	client.Client
-	Temporal temporal.Client
-	Config   Config
-	Recorder events.EventRecorder
-}
+type SanctionReconciler struct{ RecordReconciler }
 
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=sanctions,verbs=get;list;watch
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=sanctions/status,verbs=get;update;patch
@@ -56,8 +48,7 @@ func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ct
 	if st.Phase == "" {
 		st.Phase = pokerv1.SanctionPending
 	}
-	target, stop, res, err := recordTournament(ctx, r.Client, r.Temporal, r.Config.PollInterval, s.Generation,
-		s.Namespace, s.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(s, nil, why) })
+	target, stop, res, err := r.recordTournament(ctx, s, s.Spec.Tournament, st.IssuedBy, &st.Conditions, func(why string) { r.refuse(s, nil, why) })
 	if stop {
 		return res, err
 	}
@@ -69,7 +60,7 @@ func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ct
 			r.refuse(s, target.tournament, reason)
 			return ctrl.Result{}, nil
 		}
-		res, err := waitOn(&st.Conditions, s.Generation, fmt.Errorf("giving the sanction to %s: %w", target.workflowID, err), r.Config.PollInterval)
+		res, err := r.waitOn(&st.Conditions, s.Generation, fmt.Errorf("giving the sanction to %s: %w", target.workflowID, err))
 		return *res, err
 	}
 	if !rec.Applied && !rec.Void {
@@ -77,7 +68,7 @@ func (r *SanctionReconciler) apply(ctx context.Context, s *pokerv1.Sanction) (ct
 		// record's reference.
 		all, err := t.Sanctions(ctx)
 		if err != nil {
-			res, err := waitOn(&st.Conditions, s.Generation, fmt.Errorf("reading the sanctions of %s: %w", target.workflowID, err), r.Config.PollInterval)
+			res, err := r.waitOn(&st.Conditions, s.Generation, fmt.Errorf("reading the sanctions of %s: %w", target.workflowID, err))
 			return *res, err
 		}
 		if rec.Ref < len(all) {

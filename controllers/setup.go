@@ -33,9 +33,9 @@ func SetupReconcilers(mgr ctrl.Manager, cfg Config, tc temporal.Client) error {
 	return errors.Join(
 		(&TableReconciler{Client: kube, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-table")}).SetupWithManager(mgr),
 		(&TournamentReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-tournament")}).SetupWithManager(mgr),
-		(&SanctionReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-sanction")}).SetupWithManager(mgr),
-		(&EntryBatchReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-entrybatch")}).SetupWithManager(mgr),
-		(&FloorActionReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-flooraction")}).SetupWithManager(mgr),
+		(&SanctionReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-sanction")}}).SetupWithManager(mgr),
+		(&EntryBatchReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-entrybatch")}}).SetupWithManager(mgr),
+		(&FloorActionReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-flooraction")}}).SetupWithManager(mgr),
 	)
 }
 

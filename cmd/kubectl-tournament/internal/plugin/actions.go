@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -50,48 +49,31 @@ func newPauseCommand(o *options, pause bool) *cobra.Command {
 	if !pause {
 		use, short, example = "resume", "Resume a paused tournament", "  kubectl tournament resume spring-main"
 	}
-	return &cobra.Command{
-		Use:     use + " TOURNAMENT",
-		Short:   short,
-		Example: example,
-		Args:    exactArgs("TOURNAMENT"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.checkOutput(); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			c, err := o.client()
-			if err != nil {
-				return err
-			}
-			t, err := c.tournament(ctx, args[0])
-			if err != nil {
-				return err
-			}
-			if err := requireNotOver(t); err != nil {
-				return err
-			}
-			if t.Spec.Paused == pause {
-				state := "already paused"
-				if !pause {
-					state = "not paused: `kubectl tournament pause " + t.Name + "` pauses it"
-				}
-				fmt.Fprintf(o.streams.ErrOut, "Tournament %s is %s; nothing to do.\n", t.Name, state)
-				return o.printResult(t, "")
-			}
-			// A merge patch of spec.paused alone: the manager turns it into the workflow's pause.
-			patch := fmt.Appendf(nil, `{"spec":{"paused":%t}}`, pause)
-			var got pokerv1.Tournament
-			if err := c.mergePatch(ctx, resTournaments, t.Name, patch, &got); err != nil {
-				return c.explain(ctx, err, "patch", resTournaments)
-			}
-			verb := "paused"
+	return tournamentCommand(o, use, short, example, func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
+		if err := requireNotOver(t); err != nil {
+			return err
+		}
+		ctx := cmd.Context()
+		if t.Spec.Paused == pause {
+			state := "already paused"
 			if !pause {
-				verb = "resumed"
+				state = "not paused: `kubectl tournament pause " + t.Name + "` pauses it"
 			}
-			return o.printResult(&got, fmt.Sprintf("tournament.%s/%s %s", pokerv1.GroupVersion.Group, got.Name, verb))
-		},
-	}
+			fmt.Fprintf(o.streams.ErrOut, "Tournament %s is %s; nothing to do.\n", t.Name, state)
+			return o.printResult(t, "")
+		}
+		// A merge patch of spec.paused alone: the manager turns it into the workflow's pause.
+		patch := fmt.Appendf(nil, `{"spec":{"paused":%t}}`, pause)
+		var got pokerv1.Tournament
+		if err := c.mergePatch(ctx, resTournaments, t.Name, patch, &got); err != nil {
+			return c.explain(ctx, err, "patch", resTournaments)
+		}
+		verb := "paused"
+		if !pause {
+			verb = "resumed"
+		}
+		return o.printResult(&got, fmt.Sprintf("tournament.%s/%s %s", pokerv1.GroupVersion.Group, got.Name, verb))
+	})
 }
 
 // printResult prints the object an action wrote: with -o json|yaml the object, else msg.
@@ -118,6 +100,14 @@ func (f *floorFlags) add(cmd *cobra.Command, waitByDefault bool) {
 	cmd.Flags().DurationVar(&f.timeout, "timeout", defaultWait, "how long --wait waits for the answer")
 }
 
+// check says what is wrong with the flags.
+func (f *floorFlags) check() error {
+	if f.timeout <= 0 {
+		return usagef("--timeout %v: want a positive duration such as 2m", f.timeout)
+	}
+	return nil
+}
+
 // floorCommand is the shape of add-time, move, break-table, deal and unregister: parse the
 // arguments into a FloorActionSpec, check the tournament's phase, create the FloorAction and,
 // with --wait, print the tournament's answer.
@@ -128,23 +118,16 @@ func floorCommand(o *options, cmd *cobra.Command, f *floorFlags, gate func(*poke
 		if err := o.checkOutput(); err != nil {
 			return err
 		}
-		if f.timeout <= 0 {
-			return usagef("--timeout %v: want a positive duration such as 2m", f.timeout)
+		if err := f.check(); err != nil {
+			return err
 		}
 		spec, err := build(args)
 		if err != nil {
 			return err
 		}
 		ctx := cmd.Context()
-		c, err := o.client()
+		c, t, err := o.tournament(ctx, args[0], gate)
 		if err != nil {
-			return err
-		}
-		t, err := c.tournament(ctx, args[0])
-		if err != nil {
-			return err
-		}
-		if err := gate(t); err != nil {
 			return err
 		}
 		spec.Tournament, spec.Reason = t.Name, f.reason
@@ -153,34 +136,72 @@ func floorCommand(o *options, cmd *cobra.Command, f *floorFlags, gate func(*poke
 			Spec:       spec,
 		}
 		var got pokerv1.FloorAction
-		if err := c.create(ctx, resFloorActions, fa, &got); err != nil {
-			return c.explainWrite(ctx, err, resFloorActions)
-		}
-		ref := fmt.Sprintf("flooraction.%s/%s", pokerv1.GroupVersion.Group, got.Name)
-		if !f.wait {
-			return o.printResult(&got, ref+" created")
-		}
-		if o.tableOutput() {
-			fmt.Fprintln(o.streams.Out, ref+" created; waiting for the tournament's answer")
-		}
-		err = waitFor(ctx, f.timeout, func() (bool, error) {
-			if err := c.get(ctx, resFloorActions, got.Name, &got); err != nil {
-				return false, c.explain(ctx, err, "get", resFloorActions)
-			}
-			return got.Status.Phase == pokerv1.FloorActionApplied || got.Status.Phase == pokerv1.FloorActionRefused, nil
+		return o.submit(ctx, c, f, t.Name, "the "+string(spec.Action), resFloorActions, "flooraction", fa, &got, func() (bool, bool, string) {
+			return got.Status.Phase == pokerv1.FloorActionApplied || got.Status.Phase == pokerv1.FloorActionRefused,
+				got.Status.Phase == pokerv1.FloorActionRefused, got.Status.Message
 		})
-		if err != nil {
-			return noAnswer(err, ref, c.namespace, f.timeout)
-		}
-		if got.Status.Phase == pokerv1.FloorActionRefused {
-			if !o.tableOutput() {
-				_ = o.printObject(&got, o.streams.Out)
-			}
-			return fmt.Errorf("tournament %s refused the %s: %s", t.Name, spec.Action, got.Status.Message)
-		}
-		return o.printResult(&got, fmt.Sprintf("Applied: %s", got.Status.Message))
 	}
 	return cmd
+}
+
+// tournament reads the Tournament name in the context's namespace and, when gate is given, checks
+// it with gate (its phase allows the command); it returns the client that read it.
+func (o *options) tournament(ctx context.Context, name string, gate func(*pokerv1.Tournament) error) (*client, *pokerv1.Tournament, error) {
+	c, err := o.client()
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := c.tournament(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if gate != nil {
+		if err := gate(t); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, t, nil
+}
+
+// record is a director's record: a FloorAction or a Sanction.
+type record interface {
+	runtime.Object
+	metav1.Object
+}
+
+// submit creates rec in resource (got receives it) for the tournament and, with --wait, waits
+// for the tournament to decide it and prints the answer; a refusal of what (“the sanction”) is
+// an error with the tournament's reason. answer reads got: decided, refused, status.message.
+func (o *options) submit(ctx context.Context, c *client, f *floorFlags, tournament, what, resource, kind string,
+	rec, got record, answer func() (decided, refused bool, message string)) error {
+	if err := c.create(ctx, resource, rec, got); err != nil {
+		return c.explainWrite(ctx, err, resource)
+	}
+	ref := fmt.Sprintf("%s.%s/%s", kind, pokerv1.GroupVersion.Group, got.GetName())
+	if !f.wait {
+		return o.printResult(got, ref+" created")
+	}
+	if o.tableOutput() {
+		fmt.Fprintln(o.streams.Out, ref+" created; waiting for the tournament's answer")
+	}
+	err := waitFor(ctx, f.timeout, func() (bool, error) {
+		if err := c.get(ctx, resource, got.GetName(), got); err != nil {
+			return false, c.explain(ctx, err, "get", resource)
+		}
+		decided, _, _ := answer()
+		return decided, nil
+	})
+	if err != nil {
+		return noAnswer(err, ref, c.namespace, f.timeout)
+	}
+	_, refused, msg := answer()
+	if refused {
+		if !o.tableOutput() {
+			_ = o.printObject(got, o.streams.Out)
+		}
+		return fmt.Errorf("tournament %s refused %s: %s", tournament, what, msg)
+	}
+	return o.printResult(got, "Applied: "+msg)
 }
 
 // waitFor polls done until it says so, fails, or timeout passes. done reads with the command's
@@ -374,16 +395,12 @@ func newSanctionCommand(o *options) *cobra.Command {
 		case strings.TrimSpace(f.reason) == "":
 			return usagef("--reason is required: a ruling records why (P6)")
 		}
+		if err := f.check(); err != nil {
+			return err
+		}
 		ctx := cmd.Context()
-		c, err := o.client()
+		c, t, err := o.tournament(ctx, args[0], requireNotOver)
 		if err != nil {
-			return err
-		}
-		t, err := c.tournament(ctx, args[0])
-		if err != nil {
-			return err
-		}
-		if err := requireNotOver(t); err != nil {
 			return err
 		}
 		sc := &pokerv1.Sanction{
@@ -392,32 +409,10 @@ func newSanctionCommand(o *options) *cobra.Command {
 				Rule: rule, Reason: f.reason},
 		}
 		var got pokerv1.Sanction
-		if err := c.create(ctx, resSanctions, sc, &got); err != nil {
-			return c.explainWrite(ctx, err, resSanctions)
-		}
-		ref := fmt.Sprintf("sanction.%s/%s", pokerv1.GroupVersion.Group, got.Name)
-		if !f.wait {
-			return o.printResult(&got, ref+" created")
-		}
-		if o.tableOutput() {
-			fmt.Fprintln(o.streams.Out, ref+" created; waiting for the tournament's answer")
-		}
-		err = waitFor(ctx, f.timeout, func() (bool, error) {
-			if err := c.get(ctx, resSanctions, got.Name, &got); err != nil {
-				return false, c.explain(ctx, err, "get", resSanctions)
-			}
-			return got.Status.Phase == pokerv1.SanctionApplied || got.Status.Phase == pokerv1.SanctionRefused, nil
+		return o.submit(ctx, c, &f, t.Name, "the sanction", resSanctions, "sanction", sc, &got, func() (bool, bool, string) {
+			return got.Status.Phase == pokerv1.SanctionApplied || got.Status.Phase == pokerv1.SanctionRefused,
+				got.Status.Phase == pokerv1.SanctionRefused, got.Status.Message
 		})
-		if err != nil {
-			return noAnswer(err, ref, c.namespace, f.timeout)
-		}
-		if got.Status.Phase == pokerv1.SanctionRefused {
-			if !o.tableOutput() {
-				_ = o.printObject(&got, o.streams.Out)
-			}
-			return errors.New("tournament " + t.Name + " refused the sanction: " + got.Status.Message)
-		}
-		return o.printResult(&got, "Applied: "+got.Status.Message)
 	}
 	return cmd
 }

@@ -3,6 +3,7 @@ package plugin
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 var describeTables = 50
 
 func newDescribeCommand(o *options) *cobra.Command {
-	return readCommand(o, "describe", "Describe a tournament, its tables, conditions and events (as kubectl describe)",
+	return tournamentCommand(o, "describe", "Describe a tournament, its tables, conditions and events (as kubectl describe)",
 		"  kubectl tournament describe spring-main\n  kubectl tournament describe spring-main -o yaml",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			if !o.tableOutput() {
@@ -39,6 +40,22 @@ func newDescribeCommand(o *options) *cobra.Command {
 func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Table, moreTables bool, events []corev1.Event, eventsErr error, now time.Time) {
 	line := func(indent int, format string, args ...any) {
 		fmt.Fprintf(w, "%*s"+format+"\n", append([]any{indent, ""}, args...)...)
+	}
+	// table writes rows under the tab-separated columns, each name underlined, or <none>.
+	table := func(columns string, rows int, row func(i int)) {
+		if rows == 0 {
+			line(2, "<none>")
+			return
+		}
+		rule := strings.Split(columns, "\t")
+		for i, c := range rule {
+			rule[i] = strings.Repeat("-", len(c))
+		}
+		line(2, "%s", columns)
+		line(2, "%s", strings.Join(rule, "\t"))
+		for i := range rows {
+			row(i)
+		}
 	}
 	spec, s := t.Spec, t.Status
 	cur := spec.Currency
@@ -93,40 +110,25 @@ func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Tab
 	}
 
 	line(0, "Standings:")
-	if len(s.Standings) == 0 {
-		line(2, "<none>")
-	} else {
-		line(2, "Place\tPlayer\tChips\tPrize\tBounty")
-		line(2, "-----\t------\t-----\t-----\t------")
-		for _, st := range s.Standings {
-			line(2, "%d\t%s\t%s\t%s\t%s", st.Place, st.Player, chips(st.Chips), money(st.PrizeCents, cur), money(st.BountyCents, cur))
-		}
-	}
+	table("Place\tPlayer\tChips\tPrize\tBounty", len(s.Standings), func(i int) {
+		st := s.Standings[i]
+		line(2, "%d\t%s\t%s\t%s\t%s", st.Place, st.Player, chips(st.Chips), money(st.PrizeCents, cur), money(st.BountyCents, cur))
+	})
 
 	line(0, "Tables In Play:")
-	if len(tables) == 0 {
-		line(2, "<none>")
-	} else {
-		line(2, "Number\tName\tPlayers\tHand\tIn Hand\tPhase")
-		line(2, "------\t----\t-------\t----\t-------\t-----")
-		for _, tb := range tables {
-			line(2, "%d\t%s\t%d\t%d\t%t\t%s", tb.Spec.Number, tb.Name, tb.Status.Players, tb.Status.HandNumber, tb.Status.InHand, tb.Status.Phase)
-		}
-		if moreTables {
-			line(2, "... more: kubectl get tables -n %s -l %s=%s", t.Namespace, tournamentLabel, t.Name)
-		}
+	table("Number\tName\tPlayers\tHand\tIn Hand\tPhase", len(tables), func(i int) {
+		tb := tables[i]
+		line(2, "%d\t%s\t%d\t%d\t%t\t%s", tb.Spec.Number, tb.Name, tb.Status.Players, tb.Status.HandNumber, tb.Status.InHand, tb.Status.Phase)
+	})
+	if len(tables) > 0 && moreTables {
+		line(2, "... more: kubectl get tables -n %s -l %s=%s", t.Namespace, tournamentLabel, t.Name)
 	}
 
 	line(0, "Conditions:")
-	if len(s.Conditions) == 0 {
-		line(2, "<none>")
-	} else {
-		line(2, "Type\tStatus\tReason\tMessage")
-		line(2, "----\t------\t------\t-------")
-		for _, c := range s.Conditions {
-			line(2, "%s\t%s\t%s\t%s", c.Type, c.Status, c.Reason, c.Message)
-		}
-	}
+	table("Type\tStatus\tReason\tMessage", len(s.Conditions), func(i int) {
+		c := s.Conditions[i]
+		line(2, "%s\t%s\t%s\t%s", c.Type, c.Status, c.Reason, c.Message)
+	})
 
 	switch {
 	case apierrors.IsForbidden(eventsErr):
@@ -137,14 +139,13 @@ func describeTournament(w io.Writer, t *pokerv1.Tournament, tables []pokerv1.Tab
 		line(0, "Events:\t<none>")
 	default:
 		line(0, "Events:")
-		line(2, "Type\tReason\tAge\tFrom\tMessage")
-		line(2, "----\t------\t---\t----\t-------")
-		for _, e := range events {
+		table("Type\tReason\tAge\tFrom\tMessage", len(events), func(i int) {
+			e := events[i]
 			from := e.Source.Component
 			if from == "" {
 				from = e.ReportingController
 			}
 			line(2, "%s\t%s\t%s\t%s\t%s", e.Type, e.Reason, age(now, eventTime(e).Time), from, e.Message)
-		}
+		})
 	}
 }

@@ -13,14 +13,13 @@ import (
 	"time"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/controllers/envtestutil"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -65,40 +64,9 @@ func testContext(t *testing.T) context.Context {
 // and fails in CI, where a skipped test would pass for a tested one.
 func startFixture(t *testing.T) *fixture {
 	t.Helper()
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		const msg = "KUBEBUILDER_ASSETS is not set: run `export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)` " +
-			"(or `make test`, which does it) to build kube-apiserver and etcd"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := pokerv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
 	root := filepath.Join("..", "..", "..", "..")
-	env := &envtest.Environment{
-		CRDDirectoryPaths:     []string{filepath.Join(root, "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true,
-		Scheme:                scheme,
-	}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("starting envtest with config/crd/bases (kube-apiserver and etcd from %s): %v", os.Getenv("KUBEBUILDER_ASSETS"), err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stopping envtest: %v", err)
-		}
-	})
-	admin, err := crclient.New(cfg, crclient.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := envtestutil.Start(t, filepath.Join(root, "config", "crd", "bases"), pokerv1.AddToScheme)
+	env, cfg, admin := s.Env, s.Config, s.Client
 	f := &fixture{env: env, admin: admin}
 	ctx := testContext(t)
 	for _, ns := range []string{nsPoker, nsOther} {

@@ -128,15 +128,28 @@ func playManager(t *testing.T, ctx context.Context, c crclient.Client) {
 	}()
 }
 
-func answerFloorActions(ctx context.Context, c crclient.Client) {
-	var list pokerv1.FloorActionList
-	if c.List(ctx, &list, crclient.InNamespace(nsPoker)) != nil {
+// answerPending lists the records of list's kind in nsPoker and writes the status of each that
+// decide decides (it leaves alone the ones answered already, and those it does not answer).
+func answerPending[T any, R interface {
+	*T
+	crclient.Object
+}](ctx context.Context, c crclient.Client, list crclient.ObjectList, items func() []T, decide func(R) bool) {
+	if c.List(ctx, list, crclient.InNamespace(nsPoker)) != nil {
 		return
 	}
-	for i := range list.Items {
-		fa := &list.Items[i]
+	all := items()
+	for i := range all {
+		if r := R(&all[i]); decide(r) {
+			_ = c.Status().Update(ctx, r)
+		}
+	}
+}
+
+func answerFloorActions(ctx context.Context, c crclient.Client) {
+	var list pokerv1.FloorActionList
+	answerPending(ctx, c, &list, func() []pokerv1.FloorAction { return list.Items }, func(fa *pokerv1.FloorAction) bool {
 		if fa.Status.Phase != "" || (fa.Spec.BreakTable != nil && fa.Spec.BreakTable.Table == 99) {
-			continue
+			return false
 		}
 		now := metav1.Now()
 		fa.Status = pokerv1.FloorActionStatus{Phase: pokerv1.FloorActionApplied, DecidedAt: &now,
@@ -152,38 +165,30 @@ func answerFloorActions(ctx context.Context, c crclient.Client) {
 		default:
 			fa.Status.Message = string(fa.Spec.Action) + " applied"
 		}
-		_ = c.Status().Update(ctx, fa)
-	}
+		return true
+	})
 }
 
 func answerSanctions(ctx context.Context, c crclient.Client) {
 	var list pokerv1.SanctionList
-	if c.List(ctx, &list, crclient.InNamespace(nsPoker)) != nil {
-		return
-	}
-	for i := range list.Items {
-		s := &list.Items[i]
+	answerPending(ctx, c, &list, func() []pokerv1.Sanction { return list.Items }, func(s *pokerv1.Sanction) bool {
 		if s.Status.Phase != "" {
-			continue
+			return false
 		}
 		s.Status = pokerv1.SanctionStatus{Phase: pokerv1.SanctionApplied, Table: 2, StartsAtHand: 43, Hands: 9,
 			Message: fmt.Sprintf("%s sits out 9 hands at table 2 from hand 43 (P2)", s.Spec.Player)}
 		if s.Spec.Player == "ghost" {
 			s.Status = pokerv1.SanctionStatus{Phase: pokerv1.SanctionRefused, Message: "ghost is not in the tournament"}
 		}
-		_ = c.Status().Update(ctx, s)
-	}
+		return true
+	})
 }
 
 func answerEntryBatches(ctx context.Context, c crclient.Client) {
 	var list pokerv1.EntryBatchList
-	if c.List(ctx, &list, crclient.InNamespace(nsPoker)) != nil {
-		return
-	}
-	for i := range list.Items {
-		b := &list.Items[i]
+	answerPending(ctx, c, &list, func() []pokerv1.EntryBatch { return list.Items }, func(b *pokerv1.EntryBatch) bool {
 		if b.Status.Phase != "" {
-			continue
+			return false
 		}
 		b.Status = pokerv1.EntryBatchStatus{Phase: pokerv1.EntryBatchApplied}
 		for _, e := range b.Spec.Entries {
@@ -197,8 +202,8 @@ func answerEntryBatches(ctx context.Context, c crclient.Client) {
 		if b.Status.RefusedCount = int32(len(b.Status.Refused)); b.Status.RefusedCount > 0 {
 			b.Status.Phase = pokerv1.EntryBatchPartlyRefused
 		}
-		_ = c.Status().Update(ctx, b)
-	}
+		return true
+	})
 }
 
 // setPhase writes the tournament's phase and the time left on a stopped clock, as the manager
@@ -363,6 +368,8 @@ func TestPlugin(t *testing.T) {
 			[]string{"Prize Pool:", "2,400.00 EUR, 12 places paid"},
 			[]string{"1", "alice", "41,250", "720.00 EUR"},
 			[]string{"Tables In Play:"},
+			[]string{"Number", "Name", "Players", "Hand", "In Hand", "Phase"},
+			[]string{"------ ", "---- ", "------- ", "---- ", "------- ", "-----"},
 			[]string{"1", "spring-main-table-001", "9", "41", "true", "Ready"},
 			[]string{"2", "spring-main-table-002", "9", "42", "false", "Ready"},
 			[]string{"3", "spring-main-table-003", "9", "43", "true", "Ready"},

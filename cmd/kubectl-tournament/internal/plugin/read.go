@@ -100,8 +100,9 @@ func (o *options) printView(kind string, view any) error {
 	return o.printObject(u, o.streams.Out)
 }
 
-// readCommand is the shape of the commands that read one tournament.
-func readCommand(o *options, use, short, example string, run func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error) *cobra.Command {
+// tournamentCommand is the shape of the commands about one tournament, their only argument: run
+// gets it read, with the client that read it.
+func tournamentCommand(o *options, use, short, example string, run func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error) *cobra.Command {
 	return &cobra.Command{
 		Use:     use + " TOURNAMENT",
 		Short:   short,
@@ -111,11 +112,7 @@ func readCommand(o *options, use, short, example string, run func(cmd *cobra.Com
 			if err := o.checkOutput(); err != nil {
 				return err
 			}
-			c, err := o.client()
-			if err != nil {
-				return err
-			}
-			t, err := c.tournament(cmd.Context(), args[0])
+			c, t, err := o.tournament(cmd.Context(), args[0], nil)
 			if err != nil {
 				return err
 			}
@@ -138,7 +135,7 @@ type standingsView struct {
 }
 
 func newStandingsCommand(o *options) *cobra.Command {
-	return readCommand(o, "standings", "Show the top of a tournament's standings",
+	return tournamentCommand(o, "standings", "Show the top of a tournament's standings",
 		"  kubectl tournament standings spring-main -n poker",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			s := t.Status
@@ -202,7 +199,7 @@ type resultOfPlace struct {
 }
 
 func newResultsCommand(o *options) *cobra.Command {
-	return readCommand(o, "results", "Show a finished tournament's places and prizes",
+	return tournamentCommand(o, "results", "Show a finished tournament's places and prizes",
 		"  kubectl tournament results spring-main -o yaml",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			if t.Status.Phase != pokerv1.TournamentFinished {
@@ -304,7 +301,7 @@ type levelOfPeriod struct {
 }
 
 func newLevelsCommand(o *options) *cobra.Command {
-	return readCommand(o, "levels", "Show a tournament's blind structure, the level running marked",
+	return tournamentCommand(o, "levels", "Show a tournament's blind structure, the level running marked",
 		"  kubectl tournament levels spring-main",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			v := levelsView{Tournament: t.Name, Namespace: t.Namespace, BuiltIn: string(t.Spec.Structure.Name),
@@ -373,7 +370,7 @@ type clockView struct {
 }
 
 func newClockCommand(o *options) *cobra.Command {
-	return readCommand(o, "clock", "Show a tournament's clock: the level, the blinds and the time left",
+	return tournamentCommand(o, "clock", "Show a tournament's clock: the level, the blinds and the time left",
 		"  kubectl tournament clock spring-main",
 		func(cmd *cobra.Command, c *client, t *pokerv1.Tournament) error {
 			v := clock(t, o.now())

@@ -211,15 +211,8 @@ func newRegisterCommand(o *options) *cobra.Command {
 			return err
 		}
 		ctx := cmd.Context()
-		c, err := o.client()
+		c, t, err := o.tournament(ctx, args[0], requireNotOver)
 		if err != nil {
-			return err
-		}
-		t, err := c.tournament(ctx, args[0])
-		if err != nil {
-			return err
-		}
-		if err := requireNotOver(t); err != nil {
 			return err
 		}
 		batches := entryBatches(c.namespace, t.Name, entries)
