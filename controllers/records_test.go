@@ -233,7 +233,11 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		`no Tournament "absent" in namespace `+testNamespace)
 
 	tm := simulationTournament("floor", 18)
-	tm.Spec.TablePods.Template.Env[0].Value = "200ms" // slow: two tables or more are left when it pauses
+	tm.Spec.TablePods.Template.Env[0].Value = "200ms"
+	// Deep stacks (a hundred times the turbo's): two tables or more are left when it pauses
+	// below, however fast the machine deals (with 10,000 chips a quiet machine had busted 12 of 21
+	// players onto one table by then, at hand 40).
+	tm.Spec.StartingStack = 1_000_000
 	// No hand-for-hand round (R7) stands in the way of a move when the bubble nears.
 	tm.Spec.HandForHand = &pokerv1.HandForHand{Disabled: true}
 	tm.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 40}
