@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +29,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -215,7 +219,8 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 			return usageErrorf("--lobby-address %s: %v", addr, err)
 		}
 		if err := mgr.Add(lobbyServer{ln: ln, dir: lobby.NewDirectory(lobby.DirectoryConfig{
-			List: tournamentListings(mgr.GetClient(), s.temporal, s.log), Logger: s.log})}); err != nil {
+			List:   tournamentListings(mgr.GetClient(), s.temporal, tableSpectators{kube: mgr.GetClient(), port: cfg.TablePort}, s.log),
+			Logger: s.log})}); err != nil {
 			return err
 		}
 		s.log.Info("lobby", "address", ln.Addr().String())
@@ -231,8 +236,9 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 }
 
 // tournamentListings lists the Tournaments (from kube, the manager's cache) for the lobby pages,
-// each read through its workflow on tc once the manager has started it.
-func tournamentListings(kube client.Reader, tc temporal.Client, log *slog.Logger) func(context.Context) ([]lobby.Listing, error) {
+// each read through its workflow on tc once the manager has started it, its tables watched
+// through tables.
+func tournamentListings(kube client.Reader, tc temporal.Client, tables tableSpectators, log *slog.Logger) func(context.Context) ([]lobby.Listing, error) {
 	return func(ctx context.Context) ([]lobby.Listing, error) {
 		var list pokerv1.TournamentList
 		if err := kube.List(ctx, &list); err != nil {
@@ -252,12 +258,107 @@ func tournamentListings(kube client.Reader, tc temporal.Client, log *slog.Logger
 					log.Debug("lobby: no structure", "tournament", l.Path, "err", err)
 				}
 				l.Source, l.Structure = workflows.GetTournament(tc, t.Status.WorkflowID), st
+				l.Watch, l.Tables = watchLink, tables.handler(t.Namespace, t.Name)
 			}
 			out = append(out, l)
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 		return out, nil
 	}
+}
+
+// watchLink is table n's spectator page, relative to its tournament's lobby page
+// (/NAMESPACE/NAME/table/N/).
+func watchLink(n int) string { return fmt.Sprintf("table/%d/", n) }
+
+// tableSpectators lets the lobby's visitors watch a tournament's tables: it reverse-proxies
+// /table/N/ (the table's page, its assets and its WebSocket) to the process of table N, at its
+// Pod's IP and the table port as the manager's /inhand check reaches it. It only relays: the
+// table server decides what a connection sees (a spectator's token sees no hole cards), and
+// nothing of the visitor's but the request itself is forwarded.
+type tableSpectators struct {
+	kube client.Reader // the manager's cache
+	port int32
+}
+
+// handler serves the tables of the Tournament namespace/tournament under "/table/".
+func (s tableSpectators) handler(namespace, tournament string) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/table/{n}/", func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(r.PathValue("n"))
+		if err != nil || n < 1 {
+			http.Error(w, fmt.Sprintf("table %q: expected a table number, 1 or more", r.PathValue("n")), http.StatusNotFound)
+			return
+		}
+		addr, code, err := s.tableAddress(r.Context(), namespace, tournament, n)
+		if err != nil {
+			http.Error(w, err.Error(), code)
+			return
+		}
+		prefix := fmt.Sprintf("/table/%d", n)
+		proxy := &httputil.ReverseProxy{
+			Rewrite: func(pr *httputil.ProxyRequest) {
+				pr.SetURL(&url.URL{Scheme: "http", Host: addr})
+				pr.Out.URL.Path = strings.TrimPrefix(pr.In.URL.Path, prefix)
+				pr.Out.URL.RawPath = ""
+				// The visitor's Host stays: the table's WebSocket accepts a page's connection
+				// only from the origin the page came from, which is the manager's.
+				pr.Out.Host = pr.In.Host
+				// The visitor's credentials for the manager's host are not the table's business.
+				pr.Out.Header.Del("Authorization")
+				pr.Out.Header.Del("Cookie")
+			},
+			ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
+				http.Error(w, fmt.Sprintf("table %d of %s/%s does not answer at %s: %v", n, namespace, tournament, addr, err), http.StatusBadGateway)
+			},
+		}
+		proxy.ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/table/{n}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Path+"/", http.StatusFound) // the page's assets and ws are relative to it
+	})
+	return mux
+}
+
+// tableAddress is where table n of the tournament listens (PodIP:port), or the HTTP status and
+// the reason it cannot be watched: no such table (404), or no ready Pod (503).
+func (s tableSpectators) tableAddress(ctx context.Context, namespace, tournament string, n int) (string, int, error) {
+	var tables pokerv1.TableList
+	if err := s.kube.List(ctx, &tables, client.InNamespace(namespace), client.MatchingLabels{controllers.TournamentLabel: tournament}); err != nil {
+		return "", http.StatusServiceUnavailable, fmt.Errorf("the tables of %s/%s cannot be listed: %v", namespace, tournament, err)
+	}
+	var table *pokerv1.Table
+	numbers := make([]int, 0, len(tables.Items))
+	for i := range tables.Items {
+		t := &tables.Items[i]
+		if int(t.Spec.Number) == n {
+			table = t
+		}
+		numbers = append(numbers, int(t.Spec.Number))
+	}
+	if table == nil {
+		sort.Ints(numbers)
+		has := "has no table now"
+		if len(numbers) > 0 {
+			has = "has tables " + strings.Trim(fmt.Sprint(numbers), "[]")
+		}
+		return "", http.StatusNotFound, fmt.Errorf("tournament %s/%s has no table %d (it %s): the lobby's Watch links name the tables in play", namespace, tournament, n, has)
+	}
+	var pod corev1.Pod
+	if err := s.kube.Get(ctx, client.ObjectKey{Namespace: namespace, Name: table.Name}, &pod); err != nil {
+		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s has no Pod yet (%v): try again in a moment", n, namespace, tournament, err)
+	}
+	if !metav1.IsControlledBy(&pod, table) {
+		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s: its Pod %s is not owned by Table %s (a leftover): try again in a moment", n, namespace, tournament, pod.Name, table.Name)
+	}
+	ready := false
+	for _, c := range pod.Status.Conditions {
+		ready = ready || (c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue)
+	}
+	if !ready || pod.Status.PodIP == "" || pod.DeletionTimestamp != nil {
+		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s is not ready (Pod %s: %s): try again in a moment", n, namespace, tournament, pod.Name, pod.Status.Phase)
+	}
+	return net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(int(s.port))), 0, nil
 }
 
 // tournamentFields gives the field gauges (players left, entries, tables, level) of every started

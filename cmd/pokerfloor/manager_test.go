@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -17,14 +18,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 )
 
 // managerRun is a `pokerfloor manager` started in-process against envtest.
@@ -239,7 +245,11 @@ func TestManagerLobby(t *testing.T) {
 	if err := k.client.Status().Update(ctx, spring); err != nil {
 		t.Fatal(err)
 	}
-	dir := lobby.NewDirectory(lobby.DirectoryConfig{List: tournamentListings(k.client, tour.(*localTournament).c, slog.New(slog.DiscardHandler)),
+	// Table 1's process: a real `pokerfloor table` (standalone, bots at every seat) on a loopback
+	// address, which the test writes as its Pod's IP, as the test's kubelet would.
+	tableIP, tablePort, tableKey := startWatchedTable(t, ctx)
+	spectators := tableSpectators{kube: k.client, port: tablePort}
+	dir := lobby.NewDirectory(lobby.DirectoryConfig{List: tournamentListings(k.client, tour.(*localTournament).c, spectators, slog.New(slog.DiscardHandler)),
 		Every: 100 * time.Millisecond})
 	dctx, stop := context.WithCancel(ctx)
 	dirDone := make(chan struct{})
@@ -295,6 +305,7 @@ func TestManagerLobby(t *testing.T) {
 	if dir.Lobbies() != 1 {
 		t.Errorf("%d lobbies run, want spring's", dir.Lobbies())
 	}
+	checkWatchLinks(t, ctx, k.client, srv.URL, b, tableIP, tableKey, get)
 	if err := k.client.Delete(ctx, spring); err != nil {
 		t.Fatal(err)
 	}
@@ -309,4 +320,169 @@ func TestManagerLobby(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Logf("the lobby of %s (workflow %s): %d entries, %d left, level %d", "default/spring", tour.ID(), b.Entries, b.PlayersLeft, b.Level)
+}
+
+// startWatchedTable starts a standalone `pokerfloor table` process (three players, bots at every
+// seat, stacks deep enough to outlast the test) on a loopback address, and returns its IP, its
+// port and its token key.
+func startWatchedTable(t *testing.T, ctx context.Context) (ip string, port int32, key string) {
+	t.Helper()
+	addr := freeAddress(t)
+	host, p, _ := net.SplitHostPort(addr)
+	var n int
+	if _, err := fmt.Sscan(p, &n); err != nil {
+		t.Fatal(err)
+	}
+	key = "watch-test-key-of-at-least-32-bytes!"
+	cmd := exec.CommandContext(ctx, os.Args[0], "table", "--standalone", "--players", "ann,bob,cid", "--bots", "all",
+		"--bot-think", "20ms", "--stack", "100000000", "--listen", addr, "--key", key, "--log-level", "error")
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { defer close(exited); _ = cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+		if t.Failed() {
+			t.Logf("the table process:\n%s", lastLines(logs.String(), 20))
+		}
+	})
+	return host, int32(n), key
+}
+
+// checkWatchLinks checks the lobby's Watch links against the table process at tableIP: the board links
+// each table to its spectator page; before table N has a Table and a ready Pod its link says so
+// (404, 503); then the link serves the table's page through the manager, and a WebSocket opened
+// at its ws, with a spectator's token, gets the table's views with no player's hole cards.
+// Unknown or bad table numbers are 404s saying why.
+func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base string, b lobby.Board, tableIP, key string,
+	get func(string) (int, string, http.Header)) {
+	t.Helper()
+	if len(b.TableList) == 0 {
+		t.Fatal("the board lists no table")
+	}
+	n := b.TableList[0].Number
+	for _, tb := range b.TableList {
+		if want := fmt.Sprintf("table/%d/", tb.Number); tb.Watch != want {
+			t.Errorf("table %d's Watch link %q, want %q (relative to the lobby page)", tb.Number, tb.Watch, want)
+		}
+	}
+	link := "/default/spring/" + b.TableList[0].Watch
+	if code, body, _ := get(link); code != http.StatusNotFound || !strings.Contains(body, fmt.Sprintf("has no table %d", n)) {
+		t.Errorf("GET %s before its Table exists: %d %q, want 404 naming table %d", link, code, body, n)
+	}
+	table := &pokerv1.Table{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("spring-table-%03d", n), Namespace: "default",
+		Labels: map[string]string{controllers.TournamentLabel: "spring"}},
+		Spec: pokerv1.TableSpec{Tournament: "spring", Number: int32(n), Seats: 9}}
+	if err := kube.Create(ctx, table); err != nil {
+		t.Fatal(err)
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: table.Name, Namespace: "default"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "table", Image: "pokerfloor"}}}}
+	if err := controllerutil.SetControllerReference(table, pod, kube.Scheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := kube.Create(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	if code, body, _ := get(link); code != http.StatusServiceUnavailable || !strings.Contains(body, "is not ready") {
+		t.Errorf("GET %s while its Pod is not ready: %d %q, want 503", link, code, body)
+	}
+	pod.Status = corev1.PodStatus{Phase: corev1.PodRunning, PodIP: tableIP,
+		Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}}
+	if err := kube.Status().Update(ctx, pod); err != nil {
+		t.Fatal(err)
+	}
+	// The table process may still be starting: 502 until it listens.
+	for {
+		code, page, h := get(link)
+		if code == http.StatusOK {
+			if !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(page, "app.js") {
+				t.Errorf("GET %s: %s\n%s", link, h.Get("Content-Type"), page)
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("GET %s: %d %s", link, code, page)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for path, want := range map[string]string{
+		"/default/spring/table/99/": "has no table 99 (it has tables " + fmt.Sprint(n) + ")",
+		"/default/spring/table/x/":  `table "x": expected a table number`,
+		"/default/spring/table/0/":  `table "0": expected a table number`,
+	} {
+		if code, body, _ := get(path); code != http.StatusNotFound || !strings.Contains(body, want) {
+			t.Errorf("GET %s: %d %q, want 404 with %q", path, code, body, want)
+		}
+	}
+
+	// The page's WebSocket, as a browser opens it from the page: at ws relative to the page, from
+	// the manager's origin.
+	tokens, err := tableserver.NewTokens([]byte(key), "local", "t1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := tokens.Issue("", protocol.RoleSpectator, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+link+"ws",
+		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {base}}})
+	if err != nil {
+		t.Fatalf("the WebSocket at %sws: %v", link, err)
+	}
+	defer ws.CloseNow()
+	if err := ws.Write(ctx, websocket.MessageText, protocol.MustEncode(protocol.TypeJoin, protocol.Join{Token: tok})); err != nil {
+		t.Fatal(err)
+	}
+	var welcome protocol.Welcome
+	views, hands := 0, map[int64]bool{}
+	for len(hands) < 3 { // views of three hands: cards dealt, bet and shown
+		_, frame, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatalf("reading the spectator's WebSocket after %d views: %v", views, err)
+		}
+		env, perr := protocol.Decode(frame)
+		if perr != nil {
+			t.Fatalf("frame %s: %v", frame, perr)
+		}
+		switch env.Type {
+		case protocol.TypeWelcome:
+			if perr := protocol.DecodeData(env, &welcome); perr != nil {
+				t.Fatal(perr)
+			}
+		case protocol.TypeHole:
+			t.Fatalf("a spectator got hole cards: %s", frame)
+		case protocol.TypeError:
+			t.Fatalf("the table refused the spectator: %s", frame)
+		case protocol.TypeView:
+			var v protocol.TableView
+			if perr := protocol.DecodeData(env, &v); perr != nil {
+				t.Fatal(perr)
+			}
+			views++
+			if v.Hand > 0 {
+				hands[v.Hand] = true
+			}
+			if v.Viewer != -1 {
+				t.Fatalf("a spectator's view has viewer seat %d: %s", v.Viewer, frame)
+			}
+			for _, s := range v.Seats {
+				if len(s.Cards) > 0 && !s.Shown {
+					t.Fatalf("a spectator sees seat %d's (%s) unshown cards %v: %s", s.Seat, s.Player, s.Cards, frame)
+				}
+			}
+		}
+	}
+	if welcome.Role != protocol.RoleSpectator || welcome.Seat != -1 || welcome.Player != "" {
+		t.Errorf("welcome %+v, want a spectator's", welcome)
+	}
+	_ = ws.Close(websocket.StatusNormalClosure, "done")
+	t.Logf("watched table %d through %s: %d views of %d hands, no hole cards", n, link, views, len(hands))
 }

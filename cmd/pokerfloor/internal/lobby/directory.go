@@ -26,6 +26,12 @@ type Listing struct {
 	Structure floor.Structure
 	// Phase is a word on the tournament's state for the list (the Tournament's status.phase).
 	Phase string
+	// Watch gives a table's spectator page for the lobby's links (Config.Watch), relative to the
+	// lobby page; nil: no links.
+	Watch func(table int) string
+	// Tables serves the tournament's tables to spectators under "/PATH/table/", with "/PATH"
+	// stripped; nil: none.
+	Tables http.Handler
 }
 
 // DirectoryConfig is a Directory's.
@@ -83,7 +89,8 @@ func (d *Directory) Run(ctx context.Context) {
 	}
 }
 
-// Handler serves the list at "/" and each tournament's lobby under "/PATH/".
+// Handler serves the list at "/" and each tournament's lobby under "/PATH/", and its tables
+// under "/PATH/table/" when its Listing serves them.
 func (d *Directory) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", d.serveList)
@@ -143,6 +150,10 @@ func (d *Directory) serveLobby(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "tournament "+found.Path+" has not started: its lobby opens with its workflow", http.StatusServiceUnavailable)
 		return
 	}
+	if found.Tables != nil && strings.HasPrefix(r.URL.Path, prefix+"/table/") {
+		http.StripPrefix(prefix, found.Tables).ServeHTTP(w, r)
+		return
+	}
 	l := d.lobby(*found)
 	if l == nil {
 		http.Error(w, "the lobby is closed", http.StatusServiceUnavailable)
@@ -164,7 +175,7 @@ func (d *Directory) lobby(l Listing) *directoryLobby {
 		}
 		dl.stop() // another tournament under the same name
 	}
-	srv := New(Config{Source: l.Source, Structure: l.Structure, Every: d.cfg.Every, Logger: d.cfg.Logger.With("tournament", l.Path)})
+	srv := New(Config{Source: l.Source, Structure: l.Structure, Watch: l.Watch, Every: d.cfg.Every, Logger: d.cfg.Logger.With("tournament", l.Path)})
 	ctx, stop := context.WithCancel(d.ctx)
 	dl := &directoryLobby{id: l.ID, srv: srv, handler: srv.Handler(), stop: stop, done: make(chan struct{})}
 	go func() { defer close(dl.done); srv.Run(ctx) }()
