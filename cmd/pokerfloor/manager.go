@@ -20,6 +20,8 @@ import (
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/engine/protocol"
+	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
@@ -219,7 +221,8 @@ func runManager(cmd *cobra.Command, v *viper.Viper) error {
 			return usageErrorf("--lobby-address %s: %v", addr, err)
 		}
 		if err := mgr.Add(lobbyServer{ln: ln, dir: lobby.NewDirectory(lobby.DirectoryConfig{
-			List:   tournamentListings(mgr.GetClient(), s.temporal, tableSpectators{kube: mgr.GetClient(), port: cfg.TablePort}, s.log),
+			List: tournamentListings(mgr.GetClient(), s.temporal, tableSpectators{kube: mgr.GetClient(), keys: mgr.GetAPIReader(),
+				keySecret: cfg.KeySecret, port: cfg.TablePort}, s.log),
 			Logger: s.log})}); err != nil {
 			return err
 		}
@@ -274,11 +277,14 @@ func watchLink(n int) string { return fmt.Sprintf("table/%d/", n) }
 // tableSpectators lets the lobby's visitors watch a tournament's tables: it reverse-proxies
 // /table/N/ (the table's page, its assets and its WebSocket) to the process of table N, at its
 // Pod's IP and the table port as the manager's /inhand check reaches it. It only relays: the
-// table server decides what a connection sees (a spectator's token sees no hole cards), and
-// nothing of the visitor's but the request itself is forwarded.
+// table server decides what a connection sees, and nothing of the visitor's but the request
+// itself is forwarded. A visitor who opens the page with no token is sent to it with a spectator's
+// token (no seat, no hole cards, no action), signed with the table's key.
 type tableSpectators struct {
-	kube client.Reader // the manager's cache
-	port int32
+	kube      client.Reader // the manager's cache
+	keys      client.Reader // the key Secrets, read as a page is opened: not cached, not watched
+	keySecret string
+	port      int32
 }
 
 // handler serves the tables of the Tournament namespace/tournament under "/table/".
@@ -290,12 +296,25 @@ func (s tableSpectators) handler(namespace, tournament string) http.Handler {
 			http.Error(w, fmt.Sprintf("table %q: expected a table number, 1 or more", r.PathValue("n")), http.StatusNotFound)
 			return
 		}
-		addr, code, err := s.tableAddress(r.Context(), namespace, tournament, n)
+		table, addr, code, err := s.tableAddress(r.Context(), namespace, tournament, n)
 		if err != nil {
 			http.Error(w, err.Error(), code)
 			return
 		}
 		prefix := fmt.Sprintf("/table/%d", n)
+		if r.URL.Path == prefix+"/" && r.Method == http.MethodGet && r.URL.Query().Get("token") == "" {
+			tok, err := s.spectatorToken(r.Context(), table)
+			if err != nil {
+				http.Error(w, fmt.Sprintf("table %d of %s/%s: no spectator's token: %v", n, namespace, tournament, err), http.StatusServiceUnavailable)
+				return
+			}
+			// Relative to the address the visitor asked for (http.Redirect would resolve it
+			// against the path with the lobby's prefix stripped).
+			w.Header().Set("Location", "?token="+url.QueryEscape(tok))
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusFound)
+			return
+		}
 		proxy := &httputil.ReverseProxy{
 			Rewrite: func(pr *httputil.ProxyRequest) {
 				pr.SetURL(&url.URL{Scheme: "http", Host: addr})
@@ -322,10 +341,10 @@ func (s tableSpectators) handler(namespace, tournament string) http.Handler {
 
 // tableAddress is where table n of the tournament listens (PodIP:port), or the HTTP status and
 // the reason it cannot be watched: no such table (404), or no ready Pod (503).
-func (s tableSpectators) tableAddress(ctx context.Context, namespace, tournament string, n int) (string, int, error) {
+func (s tableSpectators) tableAddress(ctx context.Context, namespace, tournament string, n int) (*pokerv1.Table, string, int, error) {
 	var tables pokerv1.TableList
 	if err := s.kube.List(ctx, &tables, client.InNamespace(namespace), client.MatchingLabels{controllers.TournamentLabel: tournament}); err != nil {
-		return "", http.StatusServiceUnavailable, fmt.Errorf("the tables of %s/%s cannot be listed: %v", namespace, tournament, err)
+		return nil, "", http.StatusServiceUnavailable, fmt.Errorf("the tables of %s/%s cannot be listed: %v", namespace, tournament, err)
 	}
 	var table *pokerv1.Table
 	numbers := make([]int, 0, len(tables.Items))
@@ -342,23 +361,43 @@ func (s tableSpectators) tableAddress(ctx context.Context, namespace, tournament
 		if len(numbers) > 0 {
 			has = "has tables " + strings.Trim(fmt.Sprint(numbers), "[]")
 		}
-		return "", http.StatusNotFound, fmt.Errorf("tournament %s/%s has no table %d (it %s): the lobby's Watch links name the tables in play", namespace, tournament, n, has)
+		return nil, "", http.StatusNotFound, fmt.Errorf("tournament %s/%s has no table %d (it %s): the lobby's Watch links name the tables in play", namespace, tournament, n, has)
 	}
 	var pod corev1.Pod
 	if err := s.kube.Get(ctx, client.ObjectKey{Namespace: namespace, Name: table.Name}, &pod); err != nil {
-		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s has no Pod yet (%v): try again in a moment", n, namespace, tournament, err)
+		return nil, "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s has no Pod yet (%v): try again in a moment", n, namespace, tournament, err)
 	}
 	if !metav1.IsControlledBy(&pod, table) {
-		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s: its Pod %s is not owned by Table %s (a leftover): try again in a moment", n, namespace, tournament, pod.Name, table.Name)
+		return nil, "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s: its Pod %s is not owned by Table %s (a leftover): try again in a moment", n, namespace, tournament, pod.Name, table.Name)
 	}
 	ready := false
 	for _, c := range pod.Status.Conditions {
 		ready = ready || (c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue)
 	}
 	if !ready || pod.Status.PodIP == "" || pod.DeletionTimestamp != nil {
-		return "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s is not ready (Pod %s: %s): try again in a moment", n, namespace, tournament, pod.Name, pod.Status.Phase)
+		return nil, "", http.StatusServiceUnavailable, fmt.Errorf("table %d of %s/%s is not ready (Pod %s: %s): try again in a moment", n, namespace, tournament, pod.Name, pod.Status.Phase)
 	}
-	return net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(int(s.port))), 0, nil
+	return table, net.JoinHostPort(pod.Status.PodIP, strconv.Itoa(int(s.port))), 0, nil
+}
+
+// spectatorToken signs a spectator's token for table, valid for a day, with the key of its
+// namespace's Secret, bound as the table process binds its tokens: to the table's ID and the
+// tournament that ID starts with (TOURNAMENT/table-NNN).
+func (s tableSpectators) spectatorToken(ctx context.Context, table *pokerv1.Table) (string, error) {
+	id := table.Annotations[controllers.TableIDAnnotation]
+	i := strings.LastIndex(id, "/table-")
+	if i <= 0 {
+		return "", fmt.Errorf("the Table %s has no table ID (annotation %s %q): the tournament's workflow has not set it up", table.Name, controllers.TableIDAnnotation, id)
+	}
+	var secret corev1.Secret
+	if err := s.keys.Get(ctx, client.ObjectKey{Namespace: table.Namespace, Name: s.keySecret}, &secret); err != nil {
+		return "", fmt.Errorf("the key Secret %s/%s: %w", table.Namespace, s.keySecret, err)
+	}
+	tokens, err := tableserver.NewTokens(secret.Data["key"], id[:i], id, nil)
+	if err != nil {
+		return "", fmt.Errorf("the key Secret %s/%s's key \"key\": %w", table.Namespace, s.keySecret, err)
+	}
+	return tokens.Issue("", protocol.RoleSpectator, 24*time.Hour)
 }
 
 // tournamentFields gives the field gauges (players left, entries, tables, level) of every started

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,6 @@ import (
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
 	"github.com/pokerfloor/pokerfloor/controllers"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 )
 
 // managerRun is a `pokerfloor manager` started in-process against envtest.
@@ -248,7 +248,7 @@ func TestManagerLobby(t *testing.T) {
 	// Table 1's process: a real `pokerfloor table` (standalone, bots at every seat) on a loopback
 	// address, which the test writes as its Pod's IP, as the test's kubelet would.
 	tableIP, tablePort, tableKey := startWatchedTable(t, ctx)
-	spectators := tableSpectators{kube: k.client, port: tablePort}
+	spectators := tableSpectators{kube: k.client, keys: k.client, keySecret: controllers.DefaultKeySecret, port: tablePort}
 	dir := lobby.NewDirectory(lobby.DirectoryConfig{List: tournamentListings(k.client, tour.(*localTournament).c, spectators, slog.New(slog.DiscardHandler)),
 		Every: 100 * time.Millisecond})
 	dctx, stop := context.WithCancel(ctx)
@@ -322,6 +322,10 @@ func TestManagerLobby(t *testing.T) {
 	t.Logf("the lobby of %s (workflow %s): %d entries, %d left, level %d", "default/spring", tour.ID(), b.Entries, b.PlayersLeft, b.Level)
 }
 
+// watchedTableID is the table ID the watched table's process binds its tokens to, and its Table's
+// annotation.
+const watchedTableID = "spring-workflow/table-001"
+
 // startWatchedTable starts a standalone `pokerfloor table` process (three players, bots at every
 // seat, stacks deep enough to outlast the test) on a loopback address, and returns its IP, its
 // port and its token key.
@@ -335,7 +339,8 @@ func startWatchedTable(t *testing.T, ctx context.Context) (ip string, port int32
 	}
 	key = "watch-test-key-of-at-least-32-bytes!"
 	cmd := exec.CommandContext(ctx, os.Args[0], "table", "--standalone", "--players", "ann,bob,cid", "--bots", "all",
-		"--bot-think", "20ms", "--stack", "100000000", "--listen", addr, "--key", key, "--log-level", "error")
+		"--bot-think", "20ms", "--stack", "100000000", "--table", watchedTableID, "--tournament", "spring-workflow",
+		"--listen", addr, "--key", key, "--log-level", "error")
 	cmd.Env = append(os.Environ(), asMainEnv+"=1")
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	var logs bytes.Buffer
@@ -357,8 +362,10 @@ func startWatchedTable(t *testing.T, ctx context.Context) (ip string, port int32
 
 // checkWatchLinks checks the lobby's Watch links against the table process at tableIP: the board links
 // each table to its spectator page; before table N has a Table and a ready Pod its link says so
-// (404, 503); then the link serves the table's page through the manager, and a WebSocket opened
-// at its ws, with a spectator's token, gets the table's views with no player's hole cards.
+// (404, 503); without the key Secret no spectator's token is signed (503); then the link sends the
+// visitor to the page with a spectator's token, the page is the table's, served through the
+// manager, and a WebSocket opened at its ws with that token gets the table's views with no
+// player's hole cards.
 // Unknown or bad table numbers are 404s saying why.
 func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base string, b lobby.Board, tableIP, key string,
 	get func(string) (int, string, http.Header)) {
@@ -377,7 +384,7 @@ func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base
 		t.Errorf("GET %s before its Table exists: %d %q, want 404 naming table %d", link, code, body, n)
 	}
 	table := &pokerv1.Table{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("spring-table-%03d", n), Namespace: "default",
-		Labels: map[string]string{controllers.TournamentLabel: "spring"}},
+		Labels: map[string]string{controllers.TournamentLabel: "spring"}, Annotations: map[string]string{controllers.TableIDAnnotation: watchedTableID}},
 		Spec: pokerv1.TableSpec{Tournament: "spring", Number: int32(n), Seats: 9}}
 	if err := kube.Create(ctx, table); err != nil {
 		t.Fatal(err)
@@ -398,17 +405,32 @@ func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base
 	if err := kube.Status().Update(ctx, pod); err != nil {
 		t.Fatal(err)
 	}
+	if code, body, _ := get(link); code != http.StatusServiceUnavailable || !strings.Contains(body, "no spectator's token") {
+		t.Errorf("GET %s with no key Secret: %d %q, want 503", link, code, body)
+	}
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: controllers.DefaultKeySecret, Namespace: "default"},
+		Data: map[string][]byte{"key": []byte(key)}}
+	if err := kube.Create(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	code, body, h := get(link)
+	page, err := url.Parse(h.Get("Location"))
+	if code != http.StatusFound || err != nil || page.Path != "" || page.Query().Get("token") == "" {
+		t.Fatalf("GET %s: %d to %q (%s), want a redirect to ?token= (the page, with a spectator's token)", link, code, h.Get("Location"), body)
+	}
+	tok := page.Query().Get("token")
+	pageLink := link + "?token=" + url.QueryEscape(tok)
 	// The table process may still be starting: 502 until it listens.
 	for {
-		code, page, h := get(link)
+		code, html, h := get(pageLink)
 		if code == http.StatusOK {
-			if !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(page, "app.js") {
-				t.Errorf("GET %s: %s\n%s", link, h.Get("Content-Type"), page)
+			if !strings.HasPrefix(h.Get("Content-Type"), "text/html") || !strings.Contains(html, "app.js") {
+				t.Errorf("GET %s: %s\n%s", pageLink, h.Get("Content-Type"), html)
 			}
 			break
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("GET %s: %d %s", link, code, page)
+			t.Fatalf("GET %s: %d %s", pageLink, code, html)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -423,15 +445,7 @@ func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base
 	}
 
 	// The page's WebSocket, as a browser opens it from the page: at ws relative to the page, from
-	// the manager's origin.
-	tokens, err := tableserver.NewTokens([]byte(key), "local", "t1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := tokens.Issue("", protocol.RoleSpectator, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// the manager's origin, joining with the token of the page's address.
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+link+"ws",
 		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {base}}})
 	if err != nil {
