@@ -3,8 +3,11 @@ package lobby
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -59,4 +62,44 @@ func TestDirectoryFollowsItsList(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestDirectoryServesTables: a listing's Tables handler gets "/PATH/table/..." with "/PATH"
+// stripped, query and all, while the rest of "/PATH/" stays the lobby's; a tournament not started
+// serves no table.
+func TestDirectoryServesTables(t *testing.T) {
+	tables := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s?%s", r.URL.Path, r.URL.RawQuery)
+	})
+	d := NewDirectory(DirectoryConfig{List: func(context.Context) ([]Listing, error) {
+		return []Listing{
+			{Path: "default/spring", ID: "uid-1", Source: &fakeSource{}, Structure: turbo(t), Tables: tables},
+			{Path: "default/autumn", Tables: tables},
+		}, nil
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); d.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	srv := httptest.NewServer(d.Handler())
+	defer srv.Close()
+	for _, c := range []struct {
+		path, want string
+		code       int
+	}{
+		{"/default/spring/table/2/ws?token=t", "/table/2/ws?token=t", http.StatusOK},
+		{"/default/spring/table/2/", "/table/2/?", http.StatusOK},
+		{"/default/spring/static/lobby.js", "", http.StatusOK}, // the lobby's own asset
+		{"/default/autumn/table/1/", "has not started", http.StatusServiceUnavailable},
+	} {
+		res, err := http.Get(srv.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.code || !strings.Contains(string(body), c.want) {
+			t.Errorf("GET %s: %d %q, want %d with %q", c.path, res.StatusCode, body, c.code, c.want)
+		}
+	}
 }
