@@ -69,7 +69,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
 	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
-	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/ (0: off)")
+	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/, its tables for spectators at /NAMESPACE/NAME/table/N/ (0: off)")
 	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: the reconciles' and the Temporal client's metrics (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
 	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
