@@ -334,7 +334,10 @@ func (s tableSpectators) handler(namespace, tournament string) http.Handler {
 		proxy.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/table/{n}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, r.URL.Path+"/", http.StatusFound) // the page's assets and ws are relative to it
+		// The page's assets and ws are relative to it; the Location is relative to what the
+		// visitor asked for, which has the lobby's prefix.
+		w.Header().Set("Location", url.PathEscape(r.PathValue("n"))+"/")
+		w.WriteHeader(http.StatusFound)
 	})
 	return mux
 }

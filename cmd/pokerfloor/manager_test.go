@@ -413,6 +413,9 @@ func checkWatchLinks(t *testing.T, ctx context.Context, kube client.Client, base
 	if err := kube.Create(ctx, secret); err != nil {
 		t.Fatal(err)
 	}
+	if code, _, h := get(strings.TrimSuffix(link, "/")); code != http.StatusFound || h.Get("Location") != fmt.Sprintf("%d/", n) {
+		t.Errorf("GET %s: %d to %q, want a redirect to %d/ (relative: the page's own address)", strings.TrimSuffix(link, "/"), code, h.Get("Location"), n)
+	}
 	code, body, h := get(link)
 	page, err := url.Parse(h.Get("Location"))
 	if code != http.StatusFound || err != nil || page.Path != "" || page.Query().Get("token") == "" {
