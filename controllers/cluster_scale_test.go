@@ -18,6 +18,7 @@ import (
 
 	"github.com/go-logr/logr"
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/controllers/envtestutil"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -318,6 +319,9 @@ func startCluster(t *testing.T, ctx context.Context, assets string, nodes int) *
 		CRDDirectoryPaths:     []string{filepath.Join("..", "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
 		Scheme:                c.scheme,
+		// The default 20 s is not enough to start kube-apiserver on a loaded machine.
+		ControlPlaneStartTimeout: envtestutil.StartTimeout,
+		ControlPlaneStopTimeout:  envtestutil.StopTimeout,
 	}
 	// envtest's range is a /24: 254 Services. 11,112 tables need more.
 	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", "10.96.0.0/16")

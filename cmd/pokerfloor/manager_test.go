@@ -30,6 +30,7 @@ import (
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/controllers/envtestutil"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 )
 
@@ -57,7 +58,8 @@ func startKube(t *testing.T) kubeRun {
 		t.Skip(msg)
 	}
 	env := &envtest.Environment{CRDDirectoryPaths: []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true, Scheme: controllers.NewScheme()}
+		ErrorIfCRDPathMissing: true, Scheme: controllers.NewScheme(),
+		ControlPlaneStartTimeout: envtestutil.StartTimeout, ControlPlaneStopTimeout: envtestutil.StopTimeout}
 	cfg, err := env.Start()
 	if err != nil {
 		t.Fatalf("envtest: %v", err)

@@ -7,6 +7,7 @@ package envtestutil
 import (
 	"os"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -27,6 +28,15 @@ type Server struct {
 	Scheme *runtime.Scheme // client-go's types and those AddToScheme added
 }
 
+// StartTimeout and StopTimeout bound how long kube-apiserver and etcd may take to start and to
+// stop. envtest's defaults (20 s to start) failed TestChartAppliesToAPIServer on this 2-core
+// machine while two test suites ran beside it (five tries, each timed out); a machine five times
+// slower than a quiet one still starts them well within these.
+const (
+	StartTimeout = 3 * time.Minute
+	StopTimeout  = time.Minute
+)
+
 // Start starts envtest with the CRDs of crdDir installed (none when crdDir is empty) and a scheme
 // of client-go's types plus those of each addToScheme. Without the binaries the test is skipped on
 // a developer's machine and fails under CI=true, where a skipped test would pass for a tested one.
@@ -44,7 +54,7 @@ func Start(t testing.TB, crdDir string, addToScheme ...func(*runtime.Scheme) err
 			t.Fatalf("building the envtest client's scheme: %v", err)
 		}
 	}
-	env := &envtest.Environment{Scheme: scheme}
+	env := &envtest.Environment{Scheme: scheme, ControlPlaneStartTimeout: StartTimeout, ControlPlaneStopTimeout: StopTimeout}
 	what := "envtest"
 	if crdDir != "" {
 		env.CRDDirectoryPaths = []string{crdDir}
