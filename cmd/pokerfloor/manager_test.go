@@ -25,7 +25,6 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/lobby"
@@ -50,30 +49,12 @@ type kubeRun struct {
 // fails under CI=true.
 func startKube(t *testing.T) kubeRun {
 	t.Helper()
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		const msg = "KUBEBUILDER_ASSETS is not set: export KUBEBUILDER_ASSETS=$(hack/setup-envtest.sh | tail -n 1)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	env := &envtest.Environment{CRDDirectoryPaths: []string{filepath.Join("..", "..", "config", "crd", "bases")},
-		ErrorIfCRDPathMissing: true, Scheme: controllers.NewScheme(),
-		ControlPlaneStartTimeout: envtestutil.StartTimeout, ControlPlaneStopTimeout: envtestutil.StopTimeout}
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("envtest: %v", err)
-	}
-	t.Cleanup(func() { _ = env.Stop() })
+	s := envtestutil.Start(t, filepath.Join("..", "..", "config", "crd", "bases"), pokerv1.AddToScheme)
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(kubeconfig, env.KubeConfig, 0o600); err != nil {
+	if err := os.WriteFile(kubeconfig, s.Env.KubeConfig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	kube, err := client.New(cfg, client.Options{Scheme: controllers.NewScheme()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kubeRun{client: kube, kubeconfig: kubeconfig}
+	return kubeRun{client: s.Client, kubeconfig: kubeconfig}
 }
 
 // testTournament is a small valid Tournament.
