@@ -174,7 +174,10 @@ func (f *recordsFixture) stopped(t *testing.T, wf *workflows.Tournament) {
 }
 
 // settled waits until no player is on his way between tables (a table broken at the pause sends
-// its players on while nobody deals) and returns the open tables, at least two.
+// its players on while nobody deals) and returns the open tables, at least two. A table held
+// short (its players on their way when the clock stopped) is open: the director may move a
+// player to it, and it may be the only one with a free seat (a clean clone's CI run paused at
+// 9, 9 and 3 held, and a move between the two full tables was refused by R3).
 func (f *recordsFixture) settled(t *testing.T, id string) []workflows.TableView {
 	t.Helper()
 	var open []workflows.TableView
@@ -192,7 +195,7 @@ func (f *recordsFixture) settled(t *testing.T, id string) []workflows.TableView 
 		}
 		open = nil
 		for _, tv := range st.TablesView() {
-			if !tv.Closed && !tv.Breaking && !tv.Held && tv.Players > 0 {
+			if !tv.Closed && !tv.Breaking && tv.Players > 0 {
 				open = append(open, tv)
 			}
 		}
@@ -398,6 +401,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		tables := slices.Clone(open)
 		slices.SortFunc(tables, func(a, b workflows.TableView) int { return b.Players - a.Players })
 		from, to := tables[0], tables[len(tables)-1]
+		t.Logf("tables at the pause: %+v", tables)
 		player := ""
 		for _, p := range from.Seats {
 			if p != "" {
