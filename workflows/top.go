@@ -271,6 +271,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, t.RefuseDeal() },
 		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
 		SectionsQuery:  func() ([]string, error) { return t.SectionsInPlay(), nil },
+		SeatQuery:      func(player string) (Seat, error) { return topSeatOf(t, player), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {

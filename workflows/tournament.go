@@ -455,6 +455,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		DealQuoteQuery: func(terms floor.DealTerms) (DealQuote, error) { return s.Quote(terms) },
 		StateQuery:     func() (*director.TournamentState, error) { return s.Redacted(), nil },
 		SectionsQuery:  func() ([]string, error) { return nil, nil }, // one section: every record is here
+		SeatQuery:      func(player string) (Seat, error) { return seatOf(s, player), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
