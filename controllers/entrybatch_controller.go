@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 )
 
@@ -28,7 +29,14 @@ const batchTimeout = 10 * time.Minute
 // (batch UID, player, kind) so that a batch reconciled again registers nobody twice. Status
 // counts the entries accepted and says why each refused one was. A batch decided is never sent
 // again.
-type EntryBatchReconciler struct{ RecordReconciler }
+//
+// Each accepted entry and re-entry gets a signed token for the tournament (entry_tokens.go), in a
+// Secret the batch owns that its registrar may read.
+type EntryBatchReconciler struct {
+	RecordReconciler
+	// Keys reads the token key Secret (uncached: the manager watches no Secrets); nil: Client.
+	Keys client.Reader
+}
 
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches,verbs=get;list;watch
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=entrybatches/status,verbs=get;update;patch
@@ -53,7 +61,10 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 	if stop {
 		return res, err
 	}
-	refused, err := r.register(ctx, workflows.GetTournament(r.Temporal, target.workflowID), b)
+	refused, entries, err := r.register(ctx, workflows.GetTournament(r.Temporal, target.workflowID), b)
+	if err == nil && len(entries) > 0 {
+		err = r.writeEntryTokens(ctx, b, target.workflowID, entries)
+	}
 	if err != nil {
 		// Some entries are undecided: the whole batch goes again, the decided ones answered from
 		// the workflow's record by their keys.
@@ -84,11 +95,12 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 }
 
 // register sends every entry, entriesInFlight at a time, and returns the refused ones in the
-// batch's order. One player's entries go one after the other, in the batch's order (his entry
+// batch's order, and the IDs of the entries and re-entries accepted. One player's entries go one after the other, in the batch's order (his entry
 // before his rebuy); different players' at once. An error means some entry could not be decided
 // (Temporal unreachable).
-func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, error) {
+func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, []string, error) {
 	reasons := make([]string, len(b.Spec.Entries))
+	ids := make([]string, len(b.Spec.Entries))
 	errs := make([]error, len(b.Spec.Entries))
 	var players [][]int // each player's entries, by index, in the batch's order
 	first := map[string]int{}
@@ -106,7 +118,7 @@ func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tourna
 		wg.Go(func() {
 			for entries := range next {
 				for _, i := range entries {
-					reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+					ids[i], reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
 				}
 			}
 		})
@@ -117,51 +129,55 @@ func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tourna
 	close(next)
 	wg.Wait()
 	var refused []pokerv1.RefusedEntry
+	var entries []string
 	for i, e := range b.Spec.Entries {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("%s %s: %w", e.Player, e.Kind, errs[i])
-		}
-		if reasons[i] != "" {
+		switch {
+		case errs[i] != nil:
+			return nil, nil, fmt.Errorf("%s %s: %w", e.Player, e.Kind, errs[i])
+		case reasons[i] != "":
 			refused = append(refused, pokerv1.RefusedEntry{Player: e.Player, Kind: e.Kind, Reason: clip(reasons[i], 256)})
+		case ids[i] != "":
+			entries = append(entries, ids[i])
 		}
 	}
-	return refused, nil
+	return refused, entries, nil
 }
 
 // registerEntry sends one entry, waiting while the workflow has too many Updates in flight. It
-// returns the tournament's refusal, or an error when it could not ask.
-func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e pokerv1.Entry) (refusal string, err error) {
+// returns the ID of an entry or re-entry taken, the tournament's refusal, or an error when it
+// could not ask.
+func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e pokerv1.Entry) (id, refusal string, err error) {
 	key := batch + "/" + e.Player + "/" + string(e.Kind)
 	for {
 		switch e.Kind {
 		case pokerv1.EntryReEntry:
-			_, err = t.Register(ctx, workflows.RegisterRequest{ReEntryOf: e.Player, Key: key})
+			id, err = t.Register(ctx, workflows.RegisterRequest{ReEntryOf: e.Player, Key: key})
 		case pokerv1.EntryRebuy:
 			err = t.Rebuy(ctx, workflows.RebuyRequest{Player: e.Player, Key: key})
 		case pokerv1.EntryAddOn:
 			var rec workflows.AddOnRecord
 			if rec, err = t.AddOn(ctx, workflows.AddOnRequest{Player: e.Player, Count: 1, Key: key}); err == nil && rec.Refused != "" {
-				return rec.Refused, nil
+				return "", rec.Refused, nil
 			}
 		default:
-			_, err = t.Register(ctx, workflows.RegisterRequest{Player: e.Player, Key: key})
+			id, err = t.Register(ctx, workflows.RegisterRequest{Player: e.Player, Key: key})
 		}
 		if !busy(err) {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return "", ctx.Err()
+			return "", "", ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
 	if err == nil {
-		return "", nil
+		return id, "", nil
 	}
 	if reason, ok := refusalOf(err); ok {
-		return reason, nil
+		return "", reason, nil
 	}
-	return "", err
+	return "", "", err
 }
 
 // refuseAll refuses every entry for one reason (no tournament, no issuer).
@@ -180,6 +196,9 @@ func (r *EntryBatchReconciler) refuseAll(b *pokerv1.EntryBatch, reason string) {
 // SetupWithManager registers the reconciler: two batches at once (to one tournament, their
 // Updates share its 10 in flight: one turned away waits and goes again).
 func (r *EntryBatchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Keys == nil {
+		r.Keys = mgr.GetAPIReader()
+	}
 	return ctrl.NewControllerManagedBy(mgr).For(&pokerv1.EntryBatch{}).
 		WithOptions(controller.Options{MaxConcurrentReconciles: 2}).
 		Complete(r)

@@ -90,6 +90,8 @@ type operator struct {
 	temporal temporal.Client
 	kubelet  *localKubelet
 	cfg      Config
+	// lobby is the manager's --lobby-address (host:port) when it runs as a process, else empty.
+	lobby string
 }
 
 // startOperator starts it all; asProcesses runs the manager and the worker as `pokerfloor manager`
@@ -111,8 +113,9 @@ func startOperator(t *testing.T, ctx context.Context, asProcesses bool) *operato
 		TablePort: int32(freePort(t)), PollInterval: 500 * time.Millisecond}.WithDefaults()
 
 	var stopPlatform func()
+	var lobby string
 	if asProcesses {
-		stopPlatform = startCommands(t, ctx, s, bin, cfg)
+		stopPlatform, lobby = startCommands(t, ctx, s, bin, cfg)
 	} else {
 		stopPlatform = startInProcess(t, s, cfg, tc)
 	}
@@ -128,7 +131,7 @@ func startOperator(t *testing.T, ctx context.Context, asProcesses bool) *operato
 			k.dumpLogs()
 		}
 	})
-	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg}
+	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg, lobby: lobby}
 }
 
 // startInProcess runs the reconcilers and the worker in the test process.
@@ -158,7 +161,8 @@ func startInProcess(t *testing.T, s *apiServer, cfg Config, tc temporal.Client) 
 
 // startCommands runs `pokerfloor manager` and `pokerfloor worker` as the user pokerfloor-manager,
 // bound to config/rbac's generated ClusterRole and nothing else, and waits for both to be ready.
-func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, cfg Config) (stop func()) {
+// lobby is the manager's lobby address.
+func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, cfg Config) (stop func(), lobby string) {
 	installManifests(t, ctx, s, filepath.Join("..", "config", "rbac", "role.yaml"))
 	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "pokerfloor-manager"},
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "pokerfloor-manager"},
@@ -181,6 +185,7 @@ func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, 
 	}
 	managerHealth := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
 	workerHealth := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
+	lobby = net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
 	start := func(name string, env ...string) *exec.Cmd {
 		cmd := exec.Command(filepath.Join(bin, "pokerfloor"), name)
 		cmd.Env = append(os.Environ(), env...)
@@ -198,7 +203,7 @@ func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, 
 	manager := start("manager", "POKERFLOOR_MANAGER_KUBECONFIG="+kubeconfig,
 		"POKERFLOOR_MANAGER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_MANAGER_NAMESPACE="+cfg.TemporalNamespace,
 		"POKERFLOOR_MANAGER_TABLE_PORT="+strconv.Itoa(int(cfg.TablePort)), "POKERFLOOR_MANAGER_POLL_INTERVAL="+cfg.PollInterval.String(),
-		"POKERFLOOR_MANAGER_HEALTH_ADDRESS="+managerHealth, "POKERFLOOR_MANAGER_METRICS_ADDRESS=0", "POKERFLOOR_MANAGER_LOBBY_ADDRESS=0",
+		"POKERFLOOR_MANAGER_HEALTH_ADDRESS="+managerHealth, "POKERFLOOR_MANAGER_METRICS_ADDRESS=0", "POKERFLOOR_MANAGER_LOBBY_ADDRESS="+lobby,
 		"POKERFLOOR_MANAGER_LEADER_ELECT=true", "POKERFLOOR_MANAGER_LEADER_ELECTION_NAMESPACE="+testNamespace)
 	worker := start("worker", "POKERFLOOR_WORKER_KUBECONFIG="+kubeconfig,
 		"POKERFLOOR_WORKER_TEMPORAL_ADDRESS="+cfg.TemporalAddress, "POKERFLOOR_WORKER_NAMESPACE="+cfg.TemporalNamespace,
@@ -231,7 +236,7 @@ func startCommands(t *testing.T, ctx context.Context, s *apiServer, bin string, 
 			return nil
 		})
 	}
-	return stop
+	return stop, lobby
 }
 
 // freePort is a TCP port free on the loopback network now.

@@ -34,7 +34,7 @@ func SetupReconcilers(mgr ctrl.Manager, cfg Config, tc temporal.Client) error {
 		(&TableReconciler{Client: kube, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-table")}).SetupWithManager(mgr),
 		(&TournamentReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-tournament")}).SetupWithManager(mgr),
 		(&SanctionReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-sanction")}}).SetupWithManager(mgr),
-		(&EntryBatchReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-entrybatch")}}).SetupWithManager(mgr),
+		(&EntryBatchReconciler{RecordReconciler: RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-entrybatch")}, Keys: mgr.GetAPIReader()}).SetupWithManager(mgr),
 		(&FloorActionReconciler{RecordReconciler{Client: kube, Temporal: tc, Config: cfg, Recorder: mgr.GetEventRecorder("pokerfloor-flooraction")}}).SetupWithManager(mgr),
 	)
 }

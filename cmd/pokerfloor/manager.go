@@ -21,7 +21,6 @@ import (
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/controllers"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
-	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/cobra"
@@ -69,7 +68,7 @@ func newManagerCommand(v *viper.Viper) *cobra.Command {
 	f.Duration("poll-interval", controllers.DefaultPollInterval, "how often the manager asks a running table whether it is in a hand, and a tournament for its progress")
 	f.Int("table-workers", controllers.DefaultTableWorkers, "how many Tables the manager reconciles at once")
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
-	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/, its tables for spectators at /NAMESPACE/NAME/table/N/ (0: off)")
+	f.String("lobby-address", ":8090", "address of the tournaments' clock and lobby pages: the list at /, each tournament's at /NAMESPACE/NAME/, its tables for spectators at /NAMESPACE/NAME/table/N/, its players' one WebSocket address at /NAMESPACE/NAME/play (0: off)")
 	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: the reconciles' and the Temporal client's metrics (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
 	f.Bool("leader-elect", true, "lead through a Lease, so that one manager of several reconciles")
 	f.String("leader-election-namespace", "", "the Lease's namespace (default: the manager's own, in a cluster)")
@@ -262,6 +261,7 @@ func tournamentListings(kube client.Reader, tc temporal.Client, tables tableSpec
 				}
 				l.Source, l.Structure = workflows.GetTournament(tc, t.Status.WorkflowID), st
 				l.Watch, l.Tables = watchLink, tables.handler(t.Namespace, t.Name)
+				l.Play = tables.playGateway(t, tc, log)
 			}
 			out = append(out, l)
 		}
@@ -384,21 +384,11 @@ func (s tableSpectators) tableAddress(ctx context.Context, namespace, tournament
 }
 
 // spectatorToken signs a spectator's token for table, valid for a day, with the key of its
-// namespace's Secret, bound as the table process binds its tokens: to the table's ID and the
-// tournament that ID starts with (TOURNAMENT/table-NNN).
+// namespace's Secret.
 func (s tableSpectators) spectatorToken(ctx context.Context, table *pokerv1.Table) (string, error) {
-	id := table.Annotations[controllers.TableIDAnnotation]
-	i := strings.LastIndex(id, "/table-")
-	if i <= 0 {
-		return "", fmt.Errorf("the Table %s has no table ID (annotation %s %q): the tournament's workflow has not set it up", table.Name, controllers.TableIDAnnotation, id)
-	}
-	var secret corev1.Secret
-	if err := s.keys.Get(ctx, client.ObjectKey{Namespace: table.Namespace, Name: s.keySecret}, &secret); err != nil {
-		return "", fmt.Errorf("the key Secret %s/%s: %w", table.Namespace, s.keySecret, err)
-	}
-	tokens, err := tableserver.NewTokens(secret.Data["key"], id[:i], id, nil)
+	tokens, err := s.tableTokens(ctx, table)
 	if err != nil {
-		return "", fmt.Errorf("the key Secret %s/%s's key \"key\": %w", table.Namespace, s.keySecret, err)
+		return "", err
 	}
 	return tokens.Issue("", protocol.RoleSpectator, 24*time.Hour)
 }

@@ -272,6 +272,12 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 		if !seated[id] && p.seat >= 0 {
 			p.seat = -1
 			s.deck.RemovePlayer(id)
+			if c := p.conn; c != nil && s.cfg.Follow == nil {
+				// No seat here any more (moved, or out), and no Follow to say where he went: his
+				// connection ends, and whoever routes it (the manager's gateway) asks the tournament.
+				c.send(protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: "you have no seat at this table any more: moved to another table, or out"}))
+				c.closeAfter(websocketStatusNormal, "no seat at this table any more")
+			}
 		}
 	}
 	st.Seats = seats

@@ -32,6 +32,9 @@ type Listing struct {
 	// Tables serves the tournament's tables to spectators under "/PATH/table/", with "/PATH"
 	// stripped; nil: none.
 	Tables http.Handler
+	// Play is the tournament's one address for its players (a Gateway), served at "/PATH/play";
+	// nil: none.
+	Play http.Handler
 }
 
 // DirectoryConfig is a Directory's.
@@ -89,8 +92,8 @@ func (d *Directory) Run(ctx context.Context) {
 	}
 }
 
-// Handler serves the list at "/" and each tournament's lobby under "/PATH/", and its tables
-// under "/PATH/table/" when its Listing serves them.
+// Handler serves the list at "/" and each tournament's lobby under "/PATH/", its tables under
+// "/PATH/table/" and its players' gateway at "/PATH/play" when its Listing serves them.
 func (d *Directory) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", d.serveList)
@@ -148,6 +151,10 @@ func (d *Directory) serveLobby(w http.ResponseWriter, r *http.Request) {
 	}
 	if found.Source == nil {
 		http.Error(w, "tournament "+found.Path+" has not started: its lobby opens with its workflow", http.StatusServiceUnavailable)
+		return
+	}
+	if found.Play != nil && r.URL.Path == prefix+"/play" {
+		found.Play.ServeHTTP(w, r)
 		return
 	}
 	if found.Tables != nil && strings.HasPrefix(r.URL.Path, prefix+"/table/") {
