@@ -33,7 +33,8 @@ type GatewayConfig struct {
 	// or why it cannot be reached now (no Pod ready: tried again).
 	Table func(ctx context.Context, seat workflows.Seat) (url, token string, err error)
 	// Patience bounds how long a connection waits for its player's next seat (a move in
-	// progress, a table Pod starting) before it is closed; zero: ten minutes.
+	// progress), or for the table he is seated at to take him (its Pod starting, his seat not
+	// there yet), before it is closed; zero: ten minutes.
 	Patience time.Duration
 	Logger   *slog.Logger
 }
@@ -116,6 +117,8 @@ type session struct {
 	self   string
 	player string
 	join   protocol.Join // the client's join: its token is his entry token
+	// refusal is the last fatal error a table refused him with (not passed on)
+	refusal *protocol.Error
 }
 
 // readJoin reads the client's join and checks its token (against the request's, when it had one).
@@ -180,6 +183,7 @@ func (s *session) run(ctx context.Context) {
 	}()
 	var at workflows.Seat
 	delay := 100 * time.Millisecond
+	var failingSince time.Time // since when no table has welcomed him
 	for {
 		seat, perr := s.locate(ctx, fromClient)
 		if ctx.Err() != nil {
@@ -196,6 +200,21 @@ func (s *session) run(ctx context.Context) {
 		start := time.Now()
 		joined, clientGone := s.relay(ctx, seat, fromClient)
 		if clientGone || ctx.Err() != nil {
+			return
+		}
+		switch {
+		case joined:
+			failingSince = time.Time{}
+		case failingSince.IsZero():
+			failingSince = time.Now()
+		case time.Since(failingSince) > s.g.cfg.Patience:
+			// Seated there by the tournament, refused by the table all along (a seat the table's
+			// own bot plays, say): its last word is the answer.
+			e := s.refusal
+			if e == nil {
+				e = &protocol.Error{Code: protocol.CodeNotSeated, Message: fmt.Sprintf("table %s of tournament %s cannot be reached: join again later", seat.TableID, s.g.cfg.Tournament)}
+			}
+			s.fail(ctx, e, websocket.StatusNormalClosure)
 			return
 		}
 		// A table that would not take him, or let him go at once: wait a little before asking
@@ -365,6 +384,7 @@ func (s *session) fromTable(frame []byte) ([]byte, tableFrame) {
 		}
 		switch e.Code {
 		case protocol.CodeNotSeated:
+			s.refusal = &e
 			return nil, leaveTable // no seat for him here (any more)
 		case protocol.CodeReplaced, protocol.CodeReplayed:
 			return frame, endSession
