@@ -19,7 +19,8 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 			"seat with one of engine/bot's players, the same ones the local run seats, until the table\n" +
 			"closes the connection for good. A move to another table is followed; a lost connection or a\n" +
 			"table process restarting is joined again (--reconnect=false stops instead).",
-		Example: "  pokerfloor bot --url ws://localhost:8080/ws --token eyJhbGciOi... --strategy strength",
+		Example: "  pokerfloor bot --url ws://localhost:8080/ws --token eyJhbGciOi... --strategy strength\n" +
+			"  pokerfloor bot --url ws://localhost:8090/pokerfloor/club-night/play --token \"$TOKEN\"",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			url, token := v.GetString("bot.url"), v.GetString("bot.token")
@@ -46,7 +47,7 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.String("url", "", "the table's WebSocket URL, ws://HOST:PORT/ws")
+	f.String("url", "", "the table's WebSocket URL, ws://HOST:PORT/ws, or a tournament's one address ws://MANAGER/NAMESPACE/NAME/play")
 	f.String("token", "", "the player's token")
 	f.String("strategy", "random", "random or strength")
 	f.Uint64("seed", 0, "the bot's seed (default: random)")
