@@ -21,7 +21,7 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 			"table process restarting is joined again (--reconnect=false stops instead).",
 		Example: "  pokerfloor bot --url ws://localhost:8080/ws --token eyJhbGciOi... --strategy strength\n" +
 			"  pokerfloor bot --url ws://localhost:8090/pokerfloor/club-night/play --token \"$TOKEN\"",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			url, token := v.GetString("bot.url"), v.GetString("bot.token")
 			if url == "" || token == "" {
