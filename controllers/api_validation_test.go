@@ -141,7 +141,7 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 	full := validTournament("valid-full")
 	full.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 4}
 	full.Spec.ReEntry = &pokerv1.ReEntry{Max: 2}
-	full.Spec.Rebuys = &pokerv1.Rebuys{Max: 3, UntilLevel: 4, Chips: 10000, PriceCents: 2200, FeeCents: 200}
+	full.Spec.Rebuys = &pokerv1.Rebuys{Max: 3, UntilLevel: 3, Chips: 10000, PriceCents: 2200, FeeCents: 200}
 	full.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 3, Chips: 15000, PriceCents: 2200, FeeCents: 200}
 	full.Spec.Bounty = &pokerv1.Bounty{AmountCents: 1999, ProgressivePercent: 50}
 	full.Spec.Structure.Chips = []int64{25, 100, 500}
@@ -240,6 +240,10 @@ func testTournamentValidation(t *testing.T, ctx context.Context, s *apiServer) {
 		{"RuleR1RebuysPastTheLastLevel", func(s *pokerv1.TournamentSpec) {
 			s.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 5}
 		}, []string{"spec.rebuys.untilLevel: Invalid value", "past the last level of spec.structure.levels"}},
+		{"RuleR1AddOnNotWhereRebuysClose", func(s *pokerv1.TournamentSpec) {
+			s.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 3}
+			s.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000}
+		}, []string{"spec.addOn.afterLevel: Invalid value", "must be spec.rebuys.untilLevel: the add-on is sold at the break where rebuys close"}},
 		{"RuleR1AddOnAfterTheLastLevel", func(s *pokerv1.TournamentSpec) {
 			s.AddOn = &pokerv1.AddOn{AfterLevel: 4, Chips: 5000, PriceCents: 1000}
 		}, []string{"spec.addOn.afterLevel: Invalid value", "must be before the last level"}},

@@ -557,14 +557,14 @@ func TestOperatorAppliesRecords(t *testing.T) {
 	})
 
 	t.Run("RefusedForATournamentThatCannotStart", func(t *testing.T) {
-		// The API server accepts an add-on; the workflows do not play one yet (controllers/spec.go).
+		// The API server accepts a bounty; the workflows do not play one yet (controllers/spec.go).
 		never := validTournament("addon-event")
 		never.Spec.Players = append(never.Spec.Players, "eve", "fay", "gus", "hal", "ida", "jon")
-		never.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000}
+		never.Spec.Bounty = &pokerv1.Bounty{AmountCents: 500}
 		if err := f.admin.Create(ctx, never); err != nil {
 			t.Fatal(err)
 		}
-		const why = "spec.addOn is not played by this version of the tournament workflows"
+		const why = "spec.bounty is not played by this version of the tournament workflows"
 		waitFor(t, "the add-on event failed as InvalidSpec", stepDeadline, func() error {
 			var got pokerv1.Tournament
 			if err := f.admin.Get(ctx, client.ObjectKeyFromObject(never), &got); err != nil {

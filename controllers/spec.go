@@ -78,9 +78,16 @@ func workflowSpec(t *pokerv1.Tournament) (workflows.TournamentSpec, error) {
 		}
 		out.Rebuys, out.RebuyLevel, out.RebuyChips = int(r.Max), int(r.UntilLevel), r.Chips
 	}
+	if a := s.AddOn; a != nil {
+		// The workflows sell the add-on at the break where rebuys close (R1): that level is the
+		// rebuy period's end, with or without rebuys (the API server has checked they agree).
+		if s.Rebuys != nil && s.Rebuys.UntilLevel != a.AfterLevel {
+			return out, fmt.Errorf("spec.addOn.afterLevel %d: the add-on is sold at the break where rebuys close, spec.rebuys.untilLevel %d (R1)", a.AfterLevel, s.Rebuys.UntilLevel)
+		}
+		out.AddOn = &floor.AddOn{Chips: a.Chips, PriceCents: a.PriceCents, FeeCents: a.FeeCents}
+		out.RebuyLevel = int(a.AfterLevel)
+	}
 	switch {
-	case s.AddOn != nil:
-		return out, unsupported("spec.addOn")
 	case s.Bounty != nil:
 		return out, unsupported("spec.bounty")
 	case s.AnteMode != "" && s.AnteMode != pokerv1.AnteEveryone:

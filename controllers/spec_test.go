@@ -32,9 +32,20 @@ func TestWorkflowSpec(t *testing.T) {
 			tm.Spec.NoShow = &pokerv1.NoShow{AfterMinutes: 30, KeepFee: true}
 		}, ""},
 		{"bounty", func(tm *pokerv1.Tournament) { tm.Spec.Bounty = &pokerv1.Bounty{AmountCents: 500} }, "spec.bounty"},
-		{"add-on", func(tm *pokerv1.Tournament) {
+		{"add-on at the break after level 2 (R1)", func(tm *pokerv1.Tournament) {
+			tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000, FeeCents: 100}
+		}, ""},
+		{"add-on and rebuys closing at level 2 (R1)", func(tm *pokerv1.Tournament) {
+			tm.Spec.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 2}
 			tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000}
-		}, "spec.addOn"},
+		}, ""},
+		{"add-on after a level with no break (R1)", func(tm *pokerv1.Tournament) {
+			tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 1, Chips: 5000, PriceCents: 1000}
+		}, "no break there"},
+		{"add-on where rebuys do not close (R1)", func(tm *pokerv1.Tournament) {
+			tm.Spec.Rebuys = &pokerv1.Rebuys{Max: 1, UntilLevel: 3}
+			tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 2, Chips: 5000, PriceCents: 1000}
+		}, "spec.rebuys.untilLevel 3"},
 		{"satellite", func(tm *pokerv1.Tournament) {
 			tm.Spec.Payouts = &pokerv1.Payouts{Satellite: &pokerv1.Satellite{Event: "main", Seats: 1, SeatValueCents: 50000}}
 		}, "spec.payouts.satellite"},
@@ -69,6 +80,10 @@ func TestWorkflowSpec(t *testing.T) {
 			}
 			if tm.Spec.StartingStack != 0 && spec.Structure.StartingStack != tm.Spec.StartingStack {
 				t.Errorf("starting stack %d, want %d", spec.Structure.StartingStack, tm.Spec.StartingStack)
+			}
+			if a := tm.Spec.AddOn; a != nil && (spec.AddOn == nil || spec.AddOn.Chips != a.Chips || spec.AddOn.PriceCents != a.PriceCents ||
+				spec.AddOn.FeeCents != a.FeeCents || spec.RebuyLevel != int(a.AfterLevel)) {
+				t.Errorf("add-on %+v at the end of level %d, want %+v (R1)", spec.AddOn, spec.RebuyLevel, a)
 			}
 			if tm.Spec.Payouts.SharesBasisPoints != nil && (spec.Payouts.Name != floor.PayoutCustom || len(spec.Payouts.Custom) != 3) {
 				t.Errorf("payouts %+v, want the custom table of 3 places", spec.Payouts)

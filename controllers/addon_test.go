@@ -1,0 +1,141 @@
+package controllers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
+	"github.com/pokerfloor/pokerfloor/workflows"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// TestOperatorAppliesAddOns sells add-ons through EntryBatches on the operator path (real API
+// server and users, real Temporal, the table Pods' processes dealing), as TestOperatorAppliesRecords
+// does the other records: refused with R1 before the add-on break, taken at it (the prize pool grows
+// by the price less the fee, to the cent), refused for an unknown player and for a second add-on
+// (R1: one an entry).
+func TestOperatorAppliesAddOns(t *testing.T) {
+	f := startRecordsFixture(t)
+	ctx := f.ctx
+	tm := simulationTournament("addons", 9)
+	// Bots that play their cards (random ones shove and bust the field in a minute): the field is
+	// still in when the add-ons are sold.
+	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env, pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "strength"})
+	tm.Spec.Structure = pokerv1.BlindStructure{Levels: []pokerv1.Level{
+		// A simulation counts a level in hands, one a minute, and skips breaks: the add-on is sold
+		// in level 2, which lasts long enough for the test's batches.
+		{SmallBlind: 25, BigBlind: 50, Minutes: 20}, {Break: true, Minutes: 10}, {SmallBlind: 50, BigBlind: 100, Minutes: 1000},
+	}}
+	tm.Spec.StartingStack = 1_000_000
+	tm.Spec.AddOn = &pokerv1.AddOn{AfterLevel: 1, Chips: 50_000, PriceCents: 1000, FeeCents: 100}
+	tm.Spec.Paused = true // level 1 while the first batch is decided
+	id := f.running(t, tm)
+	wf := workflows.GetTournament(f.temporal, id)
+	batch := func(name string, players ...string) *pokerv1.EntryBatch {
+		t.Helper()
+		b := validEntryBatch(name)
+		b.Spec.Tournament = tm.Name
+		for _, p := range players {
+			b.Spec.Entries = append(b.Spec.Entries, pokerv1.Entry{Player: p, Kind: pokerv1.EntryAddOn})
+		}
+		f.create(t, f.bob, "cashier-bob", b)
+		f.decided(t, b, func() string { return string(b.Status.Phase) })
+		t.Logf("%s: %s, %d accepted, refused %+v", b.Name, b.Status.Phase, b.Status.Accepted, b.Status.Refused)
+		return b
+	}
+	refused := func(b *pokerv1.EntryBatch, player string, says ...string) {
+		t.Helper()
+		i := slices.IndexFunc(b.Status.Refused, func(r pokerv1.RefusedEntry) bool { return r.Player == player })
+		if i < 0 {
+			t.Errorf("%s: %s's add-on not refused: %+v", b.Name, player, b.Status)
+			return
+		}
+		for _, s := range says {
+			if !strings.Contains(b.Status.Refused[i].Reason, s) {
+				t.Errorf("%s: %s's add-on refused with %q, want it to say %q", b.Name, player, b.Status.Refused[i].Reason, s)
+			}
+		}
+	}
+
+	early := batch("addon-early", "p03")
+	if early.Status.Phase != pokerv1.EntryBatchRefused {
+		t.Errorf("an add-on in level 1: %+v, want refused", early.Status)
+	}
+	refused(early, "p03", "rule R1", "add-ons are sold only at the break after level 1")
+
+	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
+	waitFor(t, "the add-on break (level 2 in a simulation)", finishDeadline, func() error {
+		p, err := wf.Progress(ctx)
+		if err != nil {
+			return err
+		}
+		if p.Level < 2 {
+			return fmt.Errorf("level %d", p.Level)
+		}
+		return nil
+	})
+	before, err := wf.Payouts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The two biggest stacks: the players likeliest to be in when their add-ons reach their tables.
+	standings, err := wf.Standings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(standings) < 2 {
+		t.Fatalf("standings %+v: fewer than two players in", standings)
+	}
+	a, b := standings[0].Player, standings[1].Player
+	taken := batch("addon-break", a, b, "ghost")
+	if taken.Status.Phase != pokerv1.EntryBatchPartlyRefused || taken.Status.Accepted != 2 || taken.Status.RefusedCount != 1 {
+		t.Errorf("add-ons at the break: %+v, want %s's and %s's accepted, ghost's refused", taken.Status, a, b)
+	}
+	refused(taken, "ghost", `no player "ghost"`)
+	again := batch("addon-again", a)
+	refused(again, a, "rule R1", "at most 1 an entry")
+
+	after, err := wf.Payouts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grown := after.Payouts.Pool - before.Payouts.Pool; grown != 2*(1000-100) {
+		t.Errorf("the prize pool grew by %d cents with two add-ons, want %d (the price less the fee, R6)", grown, 2*(1000-100))
+	}
+	// The chips are the player's once his table has applied the add-on after its hand.
+	var tools workflows.ToolsState
+	waitFor(t, "the add-ons applied at the tables", stepDeadline, func() error {
+		if tools, err = wf.Tools(ctx); err != nil {
+			return err
+		}
+		for _, a := range tools.AddOns {
+			if !a.Done && a.Refused == "" {
+				return fmt.Errorf("add-on %+v not applied yet", a)
+			}
+		}
+		return nil
+	})
+	var sold []string
+	for _, a := range tools.AddOns {
+		if a.Refused == "" {
+			sold = append(sold, a.Player)
+			if !a.Done || a.Count != 1 || a.Chips != 50_000 {
+				t.Errorf("add-on %+v, want one of 50,000 chips, done", a)
+			}
+		}
+	}
+	want := []string{a, b}
+	slices.Sort(sold)
+	slices.Sort(want)
+	if !slices.Equal(sold, want) {
+		t.Errorf("the workflow sold add-ons to %v, want %v: %+v", sold, want, tools.AddOns)
+	}
+	// Reconciled again from nothing: the workflow answers from its record, nobody buys twice.
+	f.clearStatus(t, taken)
+	f.decided(t, taken, func() string { return string(taken.Status.Phase) })
+	if tools, err := wf.Tools(ctx); err != nil || len(tools.AddOns) != 2 || taken.Status.Accepted != 2 {
+		t.Errorf("reconciled again: %d add-ons recorded (%v), %d accepted", len(tools.AddOns), err, taken.Status.Accepted)
+	}
+}
