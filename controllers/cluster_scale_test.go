@@ -309,7 +309,9 @@ type cluster struct {
 
 // startCluster starts it with nodes fake nodes (kwok's defaults: 1,000 CPUs, 1 TiB, a million Pods
 // each). Every client goes without a client-side rate limit, as the manager's does.
-func startCluster(t *testing.T, ctx context.Context, assets string, nodes int) *cluster {
+// kube-controller-manager runs its garbage collector and the controllers named in more
+// (disruption-controller: the PodDisruptionBudgets' status, which the eviction API reads).
+func startCluster(t *testing.T, ctx context.Context, assets string, nodes int, more ...string) *cluster {
 	t.Helper()
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Setenv("KUBEBUILDER_ASSETS", assets) // it holds kube-apiserver and etcd too
@@ -359,7 +361,7 @@ func startCluster(t *testing.T, ctx context.Context, assets string, nodes int) *
 		append([]string{"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0"}, qps...)...)
 	c.start(t, "kube-controller-manager", filepath.Join(assets, "kube-controller-manager"),
 		append([]string{"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--secure-port=0",
-			"--controllers=garbage-collector-controller"}, qps...)...)
+			"--controllers=" + strings.Join(append([]string{"garbage-collector-controller"}, more...), ",")}, qps...)...)
 	c.start(t, "kwok", filepath.Join(assets, "kwok"), "--kubeconfig="+kubeconfig,
 		"--config="+filepath.Join(assets, "kwok-stages.yaml"),
 		"--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake", "--cidr=10.128.0.0/14")
