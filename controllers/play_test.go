@@ -19,6 +19,7 @@ import (
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,9 +49,11 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	tm := simulationTournament("route", 12)
 	tm.Spec.TablePods.Template.Env[0].Value = "50ms"
 	// The table's bots play the field, and leave hero's seat to his connection (the env after the
-	// simulation's "all" wins, as in a container).
+	// simulation's "all" wins, as in a container); bots that play their cards, so that the field
+	// stays on two tables a while (random ones shove: a full run had busted four by the pause).
 	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env,
-		pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOTS", Value: strings.Join(tm.Spec.Players, ",")})
+		pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOTS", Value: strings.Join(tm.Spec.Players, ",")},
+		pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "strength"})
 	tm.Spec.StartingStack = 1_000_000 // few busts: two tables stay in play
 	tm.Spec.HandForHand = &pokerv1.HandForHand{Disabled: true}
 	tm.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 40}
@@ -154,22 +157,52 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	})
 
 	// The director moves him, on a paused clock (the tables stand still, nobody else is moving).
+	// If the floor has moved him meanwhile (his table broken, R4, or balanced, R3), that is the
+	// move he follows.
 	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
 	f.stopped(t, wf)
-	open := f.settled(t, id)
+	var open []workflows.TableView
+	waitFor(t, "nobody on his way between tables", stepDeadline, func() error {
+		v, err := o.temporal.QueryWorkflow(ctx, id, "", workflows.StateQuery)
+		if err != nil {
+			return err
+		}
+		var st director.TournamentState
+		if err := v.Get(&st); err != nil {
+			return err
+		}
+		if st.MovesPending() {
+			return fmt.Errorf("players are moving")
+		}
+		open = nil
+		for _, tv := range st.TablesView() {
+			if !tv.Closed && !tv.Breaking && tv.Players > 0 {
+				open = append(open, tv)
+			}
+		}
+		return nil
+	})
 	seat, err := wf.Seat(ctx, "hero")
-	if err != nil || seat.Status != workflows.SeatSeated || seat.TableID != first {
-		t.Fatalf("hero's seat %+v (%v), want seated at %s", seat, err, first)
+	if err != nil || seat.Status != workflows.SeatSeated {
+		t.Fatalf("hero's seat %+v (%v), want seated", seat, err)
 	}
 	var to workflows.TableView
-	for _, tv := range open {
-		if tv.ID != seat.Table && (to.ID == 0 || tv.Players < to.Players) {
-			to = tv
+	if seat.TableID != first {
+		t.Logf("the floor moved hero from %s to %s before the director could", first, seat.TableID)
+		to = workflows.TableView{ID: seat.Table, Workflow: seat.TableID}
+	} else {
+		for _, tv := range open {
+			if tv.ID != seat.Table && (to.ID == 0 || tv.Players < to.Players) {
+				to = tv
+			}
 		}
+		if to.ID == 0 {
+			t.Fatalf("no other table to move hero to: %+v", open)
+		}
+		a := f.floorAction(t, tm.Name, "move-hero", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove, Reason: "the gateway follows him",
+			Move: &pokerv1.MoveAction{Player: "hero", ToTable: int32(to.ID)}})
+		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("to table %d", to.ID))
 	}
-	a := f.floorAction(t, tm.Name, "move-hero", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove, Reason: "the gateway follows him",
-		Move: &pokerv1.MoveAction{Player: "hero", ToTable: int32(to.ID)}})
-	wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("to table %d", to.ID))
 	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
 	playing("hero plays two hands at his new table", finishDeadline, func() bool {
 		h.mu.Lock()
