@@ -1310,6 +1310,9 @@ func (s *TournamentState) colorUps(from, to int) []ColorUpOrder {
 
 // Level is the number of the level being played.
 func (s *TournamentState) Level(now time.Time) int {
+	if s.Section != nil {
+		return s.levelNumber() // the tournament keeps the clock and tells the section its period
+	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		return 0
