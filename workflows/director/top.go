@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -74,6 +75,9 @@ type TopState struct {
 	AddOns int `json:"addOns,omitempty"`
 	// Entering are the late entries sent to a section and not yet answered to the director.
 	Entering []PendingEntry `json:"entering,omitempty"`
+	// NamedDraw: the draw's players are PlayerNames(Spec.PlayerCount), so a late entry of one of
+	// those IDs is refused here (the draw put him in any section).
+	NamedDraw bool `json:"namedDraw,omitempty"`
 	// TablesOpened counts the tables of the draw (the sections open a few more for late arrivals).
 	TablesOpened int `json:"tablesOpened"`
 
@@ -115,6 +119,7 @@ func (st SectionStart) State(now time.Time) (*TournamentState, error) {
 // sectionTables of the tables (0: the spec's). It returns what the sections start from, for their
 // workflows' inputs: the tournament keeps none of it.
 func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int, now time.Time) (*TopState, []SectionStart, error) {
+	named := len(spec.Players) == 0
 	spec = spec.withDefaults()
 	if err := spec.Validate(); err != nil {
 		return nil, nil, err
@@ -134,7 +139,7 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables)}
+	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named}
 	t.Spec.Players = nil
 	t.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack, Entries: len(field)}
 	t.Entries = spec.entries(len(field), 0, 0)
@@ -634,6 +639,9 @@ func (t *TopState) VerifyRegister(r RegisterRequest, now time.Time) error {
 	if l := t.Level(now); l > t.Spec.LateRegistrationLevel {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("registration closed after level %d; this is level %d", t.Spec.LateRegistrationLevel, l)}
 	}
+	if t.inDraw(r.Player) {
+		return fmt.Errorf("%q is registered already (one of the %d entries of the draw)", r.Player, t.Spec.PlayerCount)
+	}
 	pending := 0
 	for _, e := range t.Entering {
 		if e.Answered {
@@ -653,6 +661,17 @@ func (t *TopState) VerifyRegister(r RegisterRequest, now time.Time) error {
 		return fmt.Errorf("the payouts cannot take it (tell the director to change the payout structure): %w", err)
 	}
 	return nil
+}
+
+// inDraw reports whether id is one of the names the draw gave (NamedDraw).
+func (t *TopState) inDraw(id string) bool {
+	n := t.Spec.PlayerCount
+	width := max(len(strconv.Itoa(n)), 4)
+	if !t.NamedDraw || len(id) != width+1 || id[0] != 'p' {
+		return false
+	}
+	k, err := strconv.Atoi(id[1:])
+	return err == nil && k >= 1 && k <= n
 }
 
 // Register sends the late entry to its section (EntrySection), which seats him and answers
