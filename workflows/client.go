@@ -3,6 +3,7 @@ package workflows
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -76,6 +77,9 @@ func (t *Tournament) sections(ctx context.Context) ([]string, error) {
 // tournament's balancing, until the other has seated him) is looked for again, for toolWait at
 // most.
 func (t *Tournament) holder(ctx context.Context, at director.Where) (string, error) {
+	if at.Player == "" && at.Table == 0 {
+		return "", errors.New("name the player (or the table) the action is for")
+	}
 	sections, err := t.sections(ctx)
 	if err != nil || len(sections) == 0 {
 		return t.ID, err
@@ -161,10 +165,10 @@ func (t *Tournament) Standings(ctx context.Context) ([]Standing, error) {
 	return append(in, s...), nil
 }
 
-// Tables are the tables and their seats.
+// Tables are the tables and their seats (at several sections, every section's in turn).
 func (t *Tournament) Tables(ctx context.Context) ([]TableView, error) {
 	var v []TableView
-	return v, t.query(ctx, TablesQuery, &v)
+	return v, gather(t, ctx, TablesQuery, &v, func(part []TableView) { v = append(v, part...) })
 }
 
 // Clock is the blind clock and the record of its changes.

@@ -106,6 +106,8 @@ type SectionEvent struct {
 	Money SectionMoney `json:"money,omitzero"`
 	// Entered answers the late entries the section was sent since the last event.
 	Entered []EntryDone `json:"entered,omitempty"`
+	// Withdrawing counts the withdrawals its tables have not yet made: the field is not final.
+	Withdrawing int `json:"withdrawing,omitempty"`
 }
 
 // SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
@@ -370,7 +372,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec := s.Section
 	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
-		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered}
+		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing()}
 	if ev.Players == 1 {
 		for _, p := range s.Players {
 			if p.Status == Seated || p.Status == Moving {
@@ -385,7 +387,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
 		!ev.Money.IsZero() || len(ev.Entered) > 0
-	changed := ev.Acked != last.Acked || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false

@@ -234,32 +234,3 @@ func sectionActions(t *testing.T, seed uint64) {
 	}
 	t.Logf("%d withdrawn (%d unregistered); %d entries, %d rebuys (%d asked), %d add-ons; pool %d; ledger %+v", withdrawn, unregistered, e.Entries, e.Rebuys, rebuys, top.AddOns, top.Payouts.Pool, l)
 }
-
-// playToEnd plays a section simulation to its end and checks the places: every entry in the
-// field placed once, the places 1 to the field, the prizes the pool.
-func playToEnd(t *testing.T, sim *sectionSim) {
-	t.Helper()
-	for k := 0; !sim.top.Finished || slices.ContainsFunc(sim.top.Sections, func(r SectionRecord) bool { return r.Phase != SectionClosed }); k++ {
-		if k == 200000 {
-			t.Fatalf("not finished: %d left", sim.top.Left)
-		}
-		sim.once()
-	}
-	written := append(sim.written, sim.top.Unwritten...)
-	field := sim.top.Entries.Field()
-	if len(written) != field {
-		t.Fatalf("%d places written, the field is %d", len(written), field)
-	}
-	seen := map[string]bool{}
-	var prizes int64
-	for _, p := range written {
-		if seen[p.Player] || p.Place < 1 || p.Place > field {
-			t.Fatalf("place %+v: twice, or out of 1 to %d", p, field)
-		}
-		seen[p.Player] = true
-		prizes += p.Prize
-	}
-	if prizes != sim.top.Payouts.Pool {
-		t.Fatalf("prizes add up to %d, the pool is %d", prizes, sim.top.Payouts.Pool)
-	}
-}

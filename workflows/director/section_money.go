@@ -38,9 +38,11 @@ func (m SectionMoney) minus(o SectionMoney) SectionMoney {
 }
 
 // money is the section's totals as its own records count them (players who arrived from another
-// section are not counted: the tournament counted them where they entered).
+// section are not counted: the tournament counted them where they entered). An entry being
+// withdrawn counts until his table has taken him off: the tournament places the players by its
+// count of those left, and one whose withdrawal is refused (his table dealt first) plays on.
 func (s *TournamentState) money() SectionMoney {
-	return SectionMoney{Entries: s.Entries.Entries, ReEntries: s.Entries.ReEntries, Rebuys: s.Entries.Rebuys, AddOns: s.addOnsPaid(),
+	return SectionMoney{Entries: s.Entries.Entries + s.withdrawing(), ReEntries: s.Entries.ReEntries, Rebuys: s.Entries.Rebuys, AddOns: s.addOnsPaid(),
 		LedgerEntries: s.Ledger.Entries, RebuyChips: s.Ledger.RebuyChips, Disqualified: s.Ledger.Disqualified, ColorUp: s.Ledger.ColorUp}
 }
 

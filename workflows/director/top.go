@@ -73,6 +73,9 @@ type TopState struct {
 	Ledger  floor.ChipLedger `json:"ledger"`
 	// AddOns counts the add-ons paid in every section (their money is in the pool).
 	AddOns int `json:"addOns,omitempty"`
+	// Held are the elimination groups not yet placed: the field was still open (fieldOpen). They
+	// are the busts of the late registration period (about 50 bytes each).
+	Held [][]floor.Elimination `json:"held,omitempty"`
 	// Entering are the late entries sent to a section and not yet answered to the director.
 	Entering []PendingEntry `json:"entering,omitempty"`
 	// NamedDraw: the draw's players are PlayerNames(Spec.PlayerCount), so a late entry of one of
@@ -307,12 +310,58 @@ func (t *TopState) checkChips(section int) {
 
 // place gives one elimination group its places (R5, R7) and prizes (R6).
 func (t *TopState) place(group []floor.Elimination) {
-	standings, err := floor.PlaceGroup(t.Left, group)
+	t.Left -= len(group)
+	if t.fieldOpen() || len(t.Held) > 0 {
+		// The field may still grow or shrink (R1): a place counts the field as it ends.
+		t.Held = append(t.Held, group)
+		return
+	}
+	t.award(t.Left+len(group), group)
+}
+
+// fieldOpen: entries may still come in or be withdrawn (late registration, an entry on its way
+// to its section, a withdrawal not yet done), so no place can be given yet.
+func (t *TopState) fieldOpen() bool {
+	if len(t.Entering) > 0 || t.Spec.LateRegistrationLevel > 0 && t.levelNumber() <= t.Spec.LateRegistrationLevel {
+		return true
+	}
+	for _, r := range t.open() {
+		if r.Last.Withdrawing > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// levelNumber is the number of the level the clock is in (1 before the first).
+func (t *TopState) levelNumber() int {
+	if t.Period < 0 {
+		return 1
+	}
+	return max(t.Spec.clockStructure().LevelNumber(t.Period), 1)
+}
+
+// placeHeld gives the groups held while the field was open their places, in the order they
+// busted, counting the field as it is now (R5, R7).
+func (t *TopState) placeHeld() {
+	left := t.Left
+	for _, g := range t.Held {
+		left += len(g)
+	}
+	for _, g := range t.Held {
+		t.award(left, g)
+		left -= len(g)
+	}
+	t.Held = nil
+}
+
+// award gives one elimination group, busted with left players in, its places and prizes (R6).
+func (t *TopState) award(left int, group []floor.Elimination) {
+	standings, err := floor.PlaceGroup(left, group)
 	if err != nil {
 		t.ChipErrors = append(t.ChipErrors, "places: "+err.Error())
 		return
 	}
-	t.Left -= len(group)
 	t.record(floor.AwardPrizes(standings, t.Payouts.Prizes, t.Spec.Payouts.Unit))
 }
 
@@ -391,6 +440,9 @@ func (t *TopState) Step(now time.Time) {
 			h.Rounds++
 		}
 		h.Open, h.Group, h.Participants = false, nil, nil
+	}
+	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
+		t.placeHeld()
 	}
 	if t.Left <= 1 {
 		t.Finish(now)
