@@ -632,3 +632,97 @@ func TestProgressiveKnockoutEndToEnd(t *testing.T) {
 		t.Errorf("%d places for %d entries; chip errors %v %v", len(res.Places), field, res.ChipErrors, check.errs)
 	}
 }
+
+// TestBountiesAndSatellitesInSectionsEndToEnd plays two small fields split in three sections each
+// on a real Temporal server with bot tables. A progressive knockout: every bust is paid by his
+// section to who won his last chips, a bounty goes with a player the tournament moves to another
+// section, and the knockouts' cash the sections paid plus the winner's own bounty is the bounty
+// share of every buy-in, to the cent; the prize pool (the buy-ins less the fees and the bounties)
+// is the tournament's and the prizes add up to it. A satellite: the pool pays as many equal seats
+// as it buys and the rest in cash to the next place (R6).
+func TestBountiesAndSatellitesInSectionsEndToEnd(t *testing.T) { // rule R6
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(t *testing.T, spec TournamentSpec) (TournamentResult, director.TopState) {
+		t.Helper()
+		if !spec.Sectioned() {
+			t.Fatal("the spec plays as one tournament")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+		defer cancel()
+		tour, err := StartTournament(ctx, c, spec.Name, "", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tour.Result(ctx)
+		if err != nil {
+			dumpFailures(t, c, tour.ID)
+			t.Fatal(err)
+		}
+		var top director.TopState
+		if err := tour.query(ctx, StateQuery, &top); err != nil {
+			t.Fatal(err)
+		}
+		var prizes int64
+		for _, p := range res.Places {
+			prizes += p.Prize
+		}
+		if len(top.Sections) != 3 || len(res.Places) != res.Entries || prizes != res.PrizePool || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
+			t.Errorf("%d sections; %d places for %d entries, %d paid of %d; chip errors %v %v", len(top.Sections), len(res.Places), res.Entries, prizes, res.PrizePool, res.ChipErrors, check.errs)
+		}
+		return res, top
+	}
+
+	t.Run("progressive knockout", func(t *testing.T) {
+		spec := TournamentSpec{Name: "pko-sections", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 11, Simulation: true, SectionTables: 2,
+			BuyIn: 11000, Fee: 1000, Bounty: &floor.Bounty{StartCents: 5000}}
+		res, top := play(t, spec)
+		// The knockouts' cash as each section paid it.
+		var knockouts int64
+		for _, r := range top.Sections {
+			v, err := c.QueryWorkflow(context.Background(), r.WorkflowID, "", StateQuery)
+			var st director.TournamentState
+			if err != nil || v.Get(&st) != nil || st.Tools.Bounties == nil {
+				t.Fatalf("section %d's bounties: %v", r.Number, err)
+			}
+			knockouts += st.Tools.Bounties.Board.PaidCents
+			if errs := st.Tools.Bounties.Errors; len(errs) > 0 {
+				t.Errorf("section %d: %v", r.Number, errs)
+			}
+		}
+		b, field := res.Bounties, int64(res.Entries)
+		if b == nil || len(b.Won) != 1 {
+			t.Fatalf("bounties %+v", b)
+		}
+		t.Logf("%d entries, %d hands: knockouts paid %d by the sections, the winner %s %d; prize pool %d", field, res.HandsPlayed, knockouts, b.Won[0].Player, b.Won[0].CashCents, res.PrizePool)
+		if b.PoolCents != field*5000 || b.PaidCents != b.PoolCents || knockouts != top.BountyPaidCents || knockouts+b.Won[0].CashCents != b.PoolCents ||
+			b.Won[0].Player != res.Places[0].Player || b.Won[0].CashCents < 5000 {
+			t.Errorf("bounties %+v: the sections paid %d for knockouts, the tournament heard %d", b, knockouts, top.BountyPaidCents)
+		}
+		if res.PrizePool+b.PoolCents != field*(spec.BuyIn-spec.Fee) {
+			t.Errorf("prize pool %d and bounties %d, paid in less fees %d", res.PrizePool, b.PoolCents, field*(spec.BuyIn-spec.Fee))
+		}
+	})
+
+	t.Run("satellite", func(t *testing.T) {
+		spec := TournamentSpec{Name: "satellite-sections", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 12, Simulation: true, SectionTables: 2,
+			BuyIn: 11000, Fee: 1000, Satellite: &floor.Satellite{TicketCents: 105000}}
+		res, _ := play(t, spec)
+		// 45 × 100.00 = 4,500.00: four seats of 1,050.00, 300.00 in cash to 5th.
+		var seats []int64
+		for _, p := range res.Places {
+			if p.Prize > 0 {
+				seats = append(seats, p.Prize)
+			}
+		}
+		if res.PrizePool != 450000 || !slices.Equal(seats, []int64{105000, 105000, 105000, 105000, 30000}) {
+			t.Errorf("pool %d, prizes by place %v: want four seats of 105000 and 30000", res.PrizePool, seats)
+		}
+	})
+}

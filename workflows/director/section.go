@@ -69,8 +69,10 @@ type Transfer struct {
 	Stack   int64  `json:"stack"`
 	Away    int    `json:"away,omitempty"`
 	Rebuys  int    `json:"rebuys,omitempty"`
-	From    int    `json:"from"`
-	To      int    `json:"to"`
+	// BountyCents is the bounty on his head (a PKO event): it goes with him.
+	BountyCents int64 `json:"bountyCents,omitempty"`
+	From        int   `json:"from"`
+	To          int   `json:"to"`
 	// Seq, at the tournament, is the sequence number of the order that carries him to To: he is
 	// in To's count once To has applied it.
 	Seq int `json:"seq,omitempty"`
@@ -207,6 +209,7 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 				s.Entries.ReEntries--
 			}
 			p.Status, p.Stack, p.Away, p.Rebuys = Moving, tr.Stack, tr.Away, tr.Rebuys
+			s.bountyArrived(p.ID, tr.BountyCents)
 			sec.Transferred += tr.Stack
 			s.placeAnywhere(p, floor.MoveBalance)
 		}
@@ -300,7 +303,8 @@ func (s *TournamentState) transferOut(m MovedOut) {
 	if p == nil {
 		return
 	}
-	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section})
+	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section,
+		BountyCents: s.bountyLeft(p.ID)})
 	sec.Transferred -= m.Stack
 	p.Status, p.Stack, p.Leaving, p.Table, p.Seat = Out, 0, false, 0, 0 // gone: compact forgets him
 }

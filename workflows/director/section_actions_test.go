@@ -234,3 +234,68 @@ func sectionActions(t *testing.T, seed uint64) {
 	}
 	t.Logf("%d withdrawn (%d unregistered); %d entries, %d rebuys (%d asked), %d add-ons; pool %d; ledger %+v", withdrawn, unregistered, e.Entries, e.Rebuys, rebuys, top.AddOns, top.Payouts.Pool, l)
 }
+
+// TestSectionsPayBounties plays a progressive knockout of 300 entries in four sections (no
+// Temporal, every message late, reordered or repeated), with a late entry and a disqualification:
+// each bust is paid by his section to who won his last chips, a bounty goes with a player moved to
+// another section, and at the end the cash the sections paid for knockouts plus the winner's own
+// bounty (with the disqualified player's, unclaimed) is the bounty share of every buy-in to the
+// cent; the prize pool is the buy-ins less the fees and the bounties, and the prizes add up to it.
+func TestSectionsPayBounties(t *testing.T) { // rule R6
+	for seed := uint64(1); seed <= 5; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			spec := simSpec(300)
+			spec.SectionTables = 10
+			spec.BuyIn, spec.Fee, spec.LateRegistrationLevel = 1100, 100, 3
+			spec.Bounty = &floor.Bounty{StartCents: 500, CashPercent: 50}
+			spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+			sim := newSectionSim(t, spec, seed)
+			if e := sim.enter(RegisterRequest{Player: "late", Key: "late"}); e[0].Refused != "" {
+				t.Fatalf("late entry: %+v", e[0])
+			}
+			s3 := sim.sections[3]
+			sim.until("section 3 settled", func() bool { return !s3.s.MovesPending() })
+			cheat := seatedIn(s3, func(int64) bool { return true })
+			dq := SanctionRequest{Player: cheat, Kind: floor.Disqualification, Reason: "collusion", By: "td", Key: "dq"}
+			if err := s3.s.VerifySanction(dq, s3.now); err != nil {
+				t.Fatal(err)
+			}
+			s3.s.GiveSanction(dq, s3.now)
+			playToEnd(t, sim)
+
+			top := sim.top
+			var knockouts, unclaimed int64
+			heads := map[floor.PlayerID]int64{}
+			for _, f := range sim.sections {
+				b := f.s.Tools.Bounties
+				knockouts += b.Board.PaidCents
+				unclaimed += b.Board.UnclaimedCents
+				for p, h := range b.Board.Heads {
+					heads[p] = h
+				}
+				for _, e := range b.Errors {
+					t.Errorf("section %d: %s", f.s.Section.Number, e)
+				}
+			}
+			res, err := top.Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pool := int64(301) * spec.Bounty.StartCents
+			b := res.Bounties
+			winner := floor.PlayerID(res.Places[0].Player)
+			if len(heads) != 1 || heads[winner] == 0 {
+				t.Errorf("bounties left on heads %v, want the winner %s's only", heads, winner)
+			}
+			if b == nil || b.PoolCents != pool || b.PaidCents != pool || knockouts != top.BountyPaidCents ||
+				len(b.Won) != 1 || b.Won[0].CashCents != heads[winner]+unclaimed || knockouts+heads[winner]+unclaimed != pool {
+				t.Errorf("bounties %+v: pool %d, the sections paid %d for knockouts (the tournament heard %d), the winner's head %d, unclaimed %d",
+					b, pool, knockouts, top.BountyPaidCents, heads[winner], unclaimed)
+			}
+			if in := int64(301) * (spec.BuyIn - spec.Fee); top.Payouts.Pool+pool != in {
+				t.Errorf("prize pool %d and bounty pool %d, paid in less fees %d", top.Payouts.Pool, pool, in)
+			}
+			t.Logf("knockouts paid %d, winner %s %d (unclaimed %d); prize pool %d", knockouts, winner, heads[winner], unclaimed, top.Payouts.Pool)
+		})
+	}
+}

@@ -26,6 +26,10 @@ type SectionMoney struct {
 	RebuyChips    int64 `json:"rebuyChips,omitempty"`
 	Disqualified  int64 `json:"disqualified,omitempty"`
 	ColorUp       int64 `json:"colorUp,omitempty"`
+	// A PKO's bounties: the cash paid for knockouts, and the bounties of players who left with
+	// nobody knocking them out (unclaimed: the winner's at the end).
+	BountyPaidCents      int64 `json:"bountyPaidCents,omitempty"`
+	BountyUnclaimedCents int64 `json:"bountyUnclaimedCents,omitempty"`
 }
 
 // IsZero reports whether nothing changed.
@@ -34,7 +38,8 @@ func (m SectionMoney) IsZero() bool { return m == SectionMoney{} }
 func (m SectionMoney) minus(o SectionMoney) SectionMoney {
 	return SectionMoney{Entries: m.Entries - o.Entries, ReEntries: m.ReEntries - o.ReEntries, Rebuys: m.Rebuys - o.Rebuys,
 		AddOns: m.AddOns - o.AddOns, LedgerEntries: m.LedgerEntries - o.LedgerEntries, RebuyChips: m.RebuyChips - o.RebuyChips,
-		Disqualified: m.Disqualified - o.Disqualified, ColorUp: m.ColorUp - o.ColorUp}
+		Disqualified: m.Disqualified - o.Disqualified, ColorUp: m.ColorUp - o.ColorUp,
+		BountyPaidCents: m.BountyPaidCents - o.BountyPaidCents, BountyUnclaimedCents: m.BountyUnclaimedCents - o.BountyUnclaimedCents}
 }
 
 // money is the section's totals as its own records count them (players who arrived from another
@@ -42,8 +47,12 @@ func (m SectionMoney) minus(o SectionMoney) SectionMoney {
 // withdrawn counts until his table has taken him off: the tournament places the players by its
 // count of those left, and one whose withdrawal is refused (his table dealt first) plays on.
 func (s *TournamentState) money() SectionMoney {
-	return SectionMoney{Entries: s.Entries.Entries + s.withdrawing(), ReEntries: s.Entries.ReEntries, Rebuys: s.Entries.Rebuys, AddOns: s.addOnsPaid(),
+	m := SectionMoney{Entries: s.Entries.Entries + s.withdrawing(), ReEntries: s.Entries.ReEntries, Rebuys: s.Entries.Rebuys, AddOns: s.addOnsPaid(),
 		LedgerEntries: s.Ledger.Entries, RebuyChips: s.Ledger.RebuyChips, Disqualified: s.Ledger.Disqualified, ColorUp: s.Ledger.ColorUp}
+	if b := s.Tools.Bounties; b != nil {
+		m.BountyPaidCents, m.BountyUnclaimedCents = b.Board.PaidCents, b.Board.UnclaimedCents
+	}
+	return m
 }
 
 // Where names a player or a table, to find the workflow that holds its record (Holds).
@@ -132,6 +141,8 @@ func (t *TopState) addMoney(n int, m SectionMoney) {
 	t.Ledger.RebuyChips += m.RebuyChips
 	t.Ledger.Disqualified += m.Disqualified
 	t.Ledger.ColorUp += m.ColorUp
+	t.BountyPaidCents += m.BountyPaidCents
+	t.BountyUnclaimedCents += m.BountyUnclaimedCents
 	p, err := t.Spec.payoutsFor(t.buyIns(t.Entries))
 	if err != nil {
 		t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("payouts after the news of section %d: %v", n, err))
@@ -143,4 +154,23 @@ func (t *TopState) addMoney(n int, m SectionMoney) {
 // buyIns is what the field bought with entries e, for the payouts.
 func (t *TopState) buyIns(e floor.Entries) floor.BuyIns {
 	return t.Spec.buyIns(e, t.AddOns)
+}
+
+// BountyResult is a PKO event's bounties across the sections (nil without them): the pool, the
+// cash the sections paid for knockouts and, at the end, the winner's own bounty with the
+// unclaimed ones (the pool less every knockout's cash: every other head was paid or forfeited).
+// The per-player winnings are in the sections' records (director.BountyResult of each).
+func (t *TopState) BountyResult() *BountyResult {
+	rule := t.Spec.Bounty
+	if rule == nil {
+		return nil
+	}
+	r := &BountyResult{PoolCents: rule.PoolCents(t.Entries), PaidCents: t.BountyPaidCents}
+	r.OnHeadsCents = r.PoolCents - t.BountyPaidCents - t.BountyUnclaimedCents
+	if t.Finished && len(t.Places) > 0 && t.Places[0].Place == 1 {
+		won := r.PoolCents - t.BountyPaidCents
+		r.Won = []BountyWon{{Player: t.Places[0].Player, CashCents: won}}
+		r.PaidCents, r.OnHeadsCents = r.PoolCents, 0
+	}
+	return r
 }

@@ -725,9 +725,6 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 // validateTools checks the spec's add-ons and no-show rule (R1, T4).
 func (s TournamentSpec) validateTools() []error {
 	var errs []error
-	if s.Sectioned() && s.Bounty != nil {
-		errs = append(errs, fmt.Errorf("bounties are for a tournament of one section (up to %d tables): this field plays in sections, and a bounty does not travel with a player moved to another section yet", OneSectionTables))
-	}
 	if s.AddOn != nil {
 		if err := s.AddOn.Verify(); err != nil {
 			errs = append(errs, err)

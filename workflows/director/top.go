@@ -73,6 +73,9 @@ type TopState struct {
 	Ledger  floor.ChipLedger `json:"ledger"`
 	// AddOns counts the add-ons paid in every section (their money is in the pool).
 	AddOns int `json:"addOns,omitempty"`
+	// A PKO's bounties as the sections told: the cash paid for knockouts, the unclaimed.
+	BountyPaidCents      int64 `json:"bountyPaidCents,omitempty"`
+	BountyUnclaimedCents int64 `json:"bountyUnclaimedCents,omitempty"`
 	// Held are the elimination groups not yet placed: the field was still open (fieldOpen). They
 	// are the busts of the late registration period (about 50 bytes each).
 	Held [][]floor.Elimination `json:"held,omitempty"`
@@ -822,7 +825,7 @@ func (t *TopState) Result() (TournamentResult, error) {
 	}
 	return TournamentResult{Name: t.Spec.Name, Places: slices.Clone(t.Places), PrizePool: t.Payouts.Pool, Entries: t.Entries.Field(),
 		HandsPlayed: t.HandsPlayed(), Tables: t.TablesOpened, HandForHandRounds: t.HandForHand.Rounds, Started: t.Started, Ended: t.Ended,
-		Ledger: t.Ledger, ChipErrors: t.ChipErrors}, nil
+		Ledger: t.Ledger, ChipErrors: t.ChipErrors, Bounties: t.BountyResult()}, nil
 }
 
 // Redacted is the state without the seed, for the State query.

@@ -528,6 +528,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.Trace(ev)
 	}
 	tr.EventSeq = ev.Seq
+	s.knockoutsOf(ev)
 	for _, g := range ev.Busts {
 		for _, e := range g.Eliminated {
 			if p := s.player(string(e.Player)); p != nil {
