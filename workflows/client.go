@@ -103,6 +103,9 @@ func (t *Tournament) holder(ctx context.Context, at director.Where) (string, err
 		if sections, err = t.sections(ctx); err != nil {
 			return "", err
 		}
+		if len(sections) == 0 {
+			return "", fmt.Errorf("tournament %s has no section in play: it is over", t.ID)
+		}
 	}
 	what := fmt.Sprintf("player %q", at.Player)
 	if at.Player == "" {

@@ -95,7 +95,7 @@ func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
 	if in.State == nil || in.State.Section == nil {
 		return temporal.NewNonRetryableApplicationError("a section starts from its tables or its state", "InvalidSection", nil)
 	}
-	in.State.Section.Events.Resend() // a new run does not know what its last delivered
+	in.State.ResumeSection()
 	return runFloor(ctx, in.State, true)
 }
 

@@ -55,6 +55,17 @@ func (s *TournamentState) money() SectionMoney {
 	return m
 }
 
+// ResumeSection readies the state a section's run handed on when it continued as new: what its
+// last run delivered is not known (the events go again), and a state from before the sections
+// reported their money counts the money it has as told (its draw's, which the tournament counted).
+func (s *TournamentState) ResumeSection() {
+	sec := s.Section
+	sec.Events.Resend()
+	if sec.Reported.IsZero() {
+		sec.Reported = s.money()
+	}
+}
+
 // Where names a player or a table, to find the workflow that holds its record (Holds).
 type Where struct {
 	Player string        `json:"player,omitempty"`
