@@ -89,6 +89,21 @@ func (r *toolsRun) settle() {
 	})
 }
 
+// stopNext stops the tables after hands more hands and returns the level the tournament is in;
+// a level past most fails the test (the stops passed the level they were looking for).
+func (r *toolsRun) stopNext(hands int64, most int) int {
+	r.t.Helper()
+	r.stop(r.hands() + hands)
+	p, err := r.tour.Progress(r.ctx)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if p.Level > most {
+		r.t.Fatalf("level %d: the stops passed level %d", p.Level, most)
+	}
+	return p.Level
+}
+
 func (r *toolsRun) resume() {
 	r.t.Helper()
 	if _, err := r.tour.ClockAction(r.ctx, ClockRequest{Kind: floor.ClockResume, By: "td"}); err != nil {
@@ -143,39 +158,14 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 		AddOn:  &floor.AddOn{Chips: 20000, PriceCents: 10000, FeeCents: 500},
 		NoShow: &floor.NoShowRule{After: 5 * time.Minute}, // a simulation's hand is a minute
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
-	defer func() { r.release() }()
-	r.tour, err = StartTournament(ctx, c, "tools", "", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tour := r.tour
-
 	// Before the first hand: the tables are held at their first report, then paused.
-	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
-		t.Fatal(err)
-	}
-	r.paused(true)
-	r.release()
-	r.paused(false)
+	r := startPaused(t, c, check, "tools", spec)
+	ctx, tour := r.ctx, r.tour
 	before, err := tour.Payouts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
-		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
-	}
-	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
-	w, err := tour.Unregister(ctx, unreg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := tour.Unregister(ctx, unreg)
-	if err != nil || again != w {
-		t.Errorf("the retried unregistration: %+v, %v; the first %+v", again, err, w)
-	}
+	w := unregisterBeforeStart(t, ctx, tour)
 	after, err := tour.Payouts(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -253,15 +243,7 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 
 	// At the add-on break (a simulation skips it: level 7, after the rebuy period), an add-on.
 	for {
-		r.stop(r.hands() + 6)
-		p, err := tour.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Level > 7 {
-			t.Fatalf("level %d: the stops passed the add-on level", p.Level)
-		}
-		if p.Level == 7 {
+		if r.stopNext(6, 7) == 7 {
 			break
 		}
 		r.resume()
@@ -384,33 +366,12 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 	if !spec.Sectioned() {
 		t.Fatal("the spec plays as one tournament")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
-	defer func() { r.release() }()
-	r.tour, err = StartTournament(ctx, c, "tools-sections", "", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tour := r.tour
-	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
-		t.Fatal(err)
-	}
-	r.paused(true)
-	r.release()
-	r.paused(false)
+	r := startPaused(t, c, check, "tools-sections", spec)
+	ctx, tour := r.ctx, r.tour
 
 	// Before the first hand: a no-show too early (T4); an unregistration, retried.
-	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
-		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
-	}
-	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
-	w, err := tour.Unregister(ctx, unreg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again, err := tour.Unregister(ctx, unreg); err != nil || again != w || !w.Done || w.RefundCents != spec.BuyIn {
-		t.Errorf("unregistered %+v; the retry %+v, %v", w, again, err)
+	if w := unregisterBeforeStart(t, ctx, tour); !w.Done || w.RefundCents != spec.BuyIn {
+		t.Errorf("unregistered %+v", w)
 	}
 	r.settleSections()
 
@@ -496,14 +457,7 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 	// At the add-on level (a simulation skips the break: level 7), an add-on.
 	var sold AddOnRecord
 	for sold.Ref == 0 {
-		r.stop(r.hands() + 6)
-		p, err := tour.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Level > 8 {
-			t.Fatalf("level %d: the stops passed the add-on level", p.Level)
-		}
+		r.stopNext(6, 8)
 		for _, st := range r.sectionStates() {
 			buyer := seatedWith(st, func(int64) bool { return true })
 			if buyer == "" {
@@ -539,6 +493,45 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 	if l.Entries != 36-1+2 || l.RebuyChips != turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
 		t.Errorf("ledger %+v; chip errors %v %v", l, result.ChipErrors, check.errs)
 	}
+}
+
+// startPaused starts the tournament with its tables held at their first report, pauses the
+// clock and lets them report: they wait, paused, before their first hand, and apply orders.
+func startPaused(t *testing.T, c client.Client, check *checkingController, id string, spec TournamentSpec) *toolsRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	t.Cleanup(cancel)
+	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
+	t.Cleanup(func() { r.release() })
+	var err error
+	if r.tour, err = StartTournament(ctx, c, id, "", spec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
+		t.Fatal(err)
+	}
+	r.paused(true)
+	r.release()
+	r.paused(false)
+	return r
+}
+
+// unregisterBeforeStart, before the first hand, asks for a no-show's removal too early (refused,
+// T4) and unregisters p0005, then again with the same key: the same withdrawal, made once.
+func unregisterBeforeStart(t *testing.T, ctx context.Context, tour *Tournament) WithdrawalRecord {
+	t.Helper()
+	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
+		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
+	}
+	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
+	w, err := tour.Unregister(ctx, unreg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := tour.Unregister(ctx, unreg); err != nil || again != w {
+		t.Errorf("the retried unregistration: %+v, %v; the first %+v", again, err, w)
+	}
+	return w
 }
 
 // moveRetried makes the move by hand, then again with the same key: the same move, made once.
