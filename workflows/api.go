@@ -30,6 +30,10 @@ type (
 	WithdrawalRecord  = director.WithdrawalRecord
 	AddOnRecord       = director.AddOnRecord
 	ToolsState        = director.ToolsState
+	// Registration in batches.
+	RegisterBatchRequest = director.RegisterBatchRequest
+	BatchEntry           = director.BatchEntry
+	BatchResult          = director.BatchResult
 )
 
 // Defaults of a TournamentSpec (director's).

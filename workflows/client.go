@@ -3,8 +3,10 @@ package workflows
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"go.temporal.io/sdk/client"
 
@@ -50,13 +52,75 @@ func (t *Tournament) query(ctx context.Context, name string, out any, args ...an
 // that retries with the same key has the action applied once (empty: the SDK picks one, which its
 // own retries keep).
 func (t *Tournament) update(ctx context.Context, name, key string, out any, arg any) error {
+	return t.updateOn(ctx, t.ID, name, key, out, arg)
+}
+
+// updateOn runs a director's update on workflow id: the tournament's, or one of its sections'.
+func (t *Tournament) updateOn(ctx context.Context, id, name, key string, out any, arg any) error {
 	h, err := t.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: t.ID, UpdateID: key, UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+		WorkflowID: id, UpdateID: key, UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
 		return err
 	}
 	return h.Get(ctx, out)
+}
+
+// sections are the workflow IDs of the tournament's sections in play (none: one section).
+func (t *Tournament) sections(ctx context.Context) ([]string, error) {
+	var ids []string
+	return ids, t.query(ctx, SectionsQuery, &ids)
+}
+
+// holder is the workflow that holds the record of at's player (or table): the tournament's own,
+// or at several sections the section that has him. A player between two sections (moved by the
+// tournament's balancing, until the other has seated him) is looked for again, for toolWait at
+// most.
+func (t *Tournament) holder(ctx context.Context, at director.Where) (string, error) {
+	if at.Player == "" && at.Table == 0 {
+		return "", errors.New("name the player (or the table) the action is for")
+	}
+	sections, err := t.sections(ctx)
+	if err != nil || len(sections) == 0 {
+		return t.ID, err
+	}
+	deadline := time.Now().Add(toolWait)
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		for _, id := range sections {
+			var holds bool
+			if v, err := t.client.QueryWorkflow(ctx, id, "", WhereQuery, at); err == nil && v.Get(&holds) == nil && holds {
+				return id, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(wait):
+		}
+		if sections, err = t.sections(ctx); err != nil {
+			return "", err
+		}
+		if len(sections) == 0 {
+			return "", fmt.Errorf("tournament %s has no section in play: it is over", t.ID)
+		}
+	}
+	what := fmt.Sprintf("player %q", at.Player)
+	if at.Player == "" {
+		what = fmt.Sprintf("table %d", at.Table)
+	}
+	return "", fmt.Errorf("no section of tournament %s has %s in play (asked %d sections for %v): check the name", t.ID, what, len(sections), toolWait)
+}
+
+// updatePlayer runs a director's update on the workflow that holds at's record (holder).
+func (t *Tournament) updatePlayer(ctx context.Context, at director.Where, name, key string, out any, arg any) error {
+	id, err := t.holder(ctx, at)
+	if err != nil {
+		return err
+	}
+	return t.updateOn(ctx, id, name, key, out, arg)
 }
 
 // Progress is the tournament at a glance: players left, tables, level, time to the next level,
@@ -104,10 +168,10 @@ func (t *Tournament) Standings(ctx context.Context) ([]Standing, error) {
 	return append(in, s...), nil
 }
 
-// Tables are the tables and their seats.
+// Tables are the tables and their seats (at several sections, every section's in turn).
 func (t *Tournament) Tables(ctx context.Context) ([]TableView, error) {
 	var v []TableView
-	return v, t.query(ctx, TablesQuery, &v)
+	return v, gather(t, ctx, TablesQuery, &v, func(part []TableView) { v = append(v, part...) })
 }
 
 // Clock is the blind clock and the record of its changes.
@@ -122,10 +186,35 @@ func (t *Tournament) Payouts(ctx context.Context) (PayoutsView, error) {
 	return v, t.query(ctx, PayoutsQuery, &v)
 }
 
-// Sanctions are the sanctions given.
+// Sanctions are the sanctions given (at several sections, each section's in turn).
 func (t *Tournament) Sanctions(ctx context.Context) ([]SanctionRecord, error) {
 	var v []SanctionRecord
-	return v, t.query(ctx, SanctionsQuery, &v)
+	err := gather(t, ctx, SanctionsQuery, &v, func(part []SanctionRecord) { v = append(v, part...) })
+	return v, err
+}
+
+// gather runs query name on the tournament into out, then on each section in play, handing each
+// section's answer to add.
+func gather[T any](t *Tournament, ctx context.Context, name string, out *T, add func(T)) error {
+	if err := t.query(ctx, name, out); err != nil {
+		return err
+	}
+	sections, err := t.sections(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range sections {
+		v, err := t.client.QueryWorkflow(ctx, id, "", name)
+		if err != nil {
+			return fmt.Errorf("%s of section %s: %w", name, id, err)
+		}
+		var part T
+		if err := v.Get(&part); err != nil {
+			return fmt.Errorf("%s of section %s: %w", name, id, err)
+		}
+		add(part)
+	}
+	return nil
 }
 
 // DealQuote is what an ICM or chip-chop deal would pay the players left.
@@ -141,20 +230,32 @@ func (t *Tournament) ClockAction(ctx context.Context, r ClockRequest) (ClockView
 }
 
 // Sanction gives a sanction (P1-P6) and returns its record once the player's table applied it.
+// At several sections it goes to the player's section, which keeps his record (and his history
+// of sanctions there).
 func (t *Tournament) Sanction(ctx context.Context, r SanctionRequest) (SanctionRecord, error) {
 	var rec SanctionRecord
-	return rec, t.update(ctx, SanctionUpdate, r.Key, &rec, r)
+	return rec, t.updatePlayer(ctx, director.Where{Player: r.Player}, SanctionUpdate, r.Key, &rec, r)
 }
 
-// Register takes a late entry or a re-entry and returns the entry's ID.
+// Register takes a late entry or a re-entry and returns the entry's ID. At several sections the
+// tournament takes it (R1, R6) and its section seats him (director.TopState.EntrySection).
 func (t *Tournament) Register(ctx context.Context, r RegisterRequest) (string, error) {
 	var id string
 	return id, t.update(ctx, RegisterUpdate, r.Key, &id, r)
 }
 
-// Rebuy buys a player chips.
+// RegisterBatch registers up to director.MaxBatchEntries entries in one Update and answers each,
+// in order: its entry ID, or why it was refused. Each entry's key (its own, or the batch's key
+// and its index) makes a retried batch take every entry once; a refused batch (its size, two
+// entries with one key) is an error.
+func (t *Tournament) RegisterBatch(ctx context.Context, r RegisterBatchRequest) ([]BatchResult, error) {
+	var res []BatchResult
+	return res, t.update(ctx, RegisterBatchUpdate, r.Key, &res, r)
+}
+
+// Rebuy buys a player chips (at several sections, in his section).
 func (t *Tournament) Rebuy(ctx context.Context, r RebuyRequest) error {
-	return t.update(ctx, RebuyUpdate, r.Key, nil, r)
+	return t.updatePlayer(ctx, director.Where{Player: r.Player}, RebuyUpdate, r.Key, nil, r)
 }
 
 // Deal records a deal the director approved.
@@ -167,40 +268,82 @@ func (t *Tournament) Deal(ctx context.Context, r DealRequest) (DealRecord, error
 // leaves his table when its hand ends.
 func (t *Tournament) Move(ctx context.Context, r MoveRequest) (floor.Move, error) {
 	var m floor.Move
-	return m, t.update(ctx, MoveUpdate, r.Key, &m, r)
+	return m, t.updatePlayer(ctx, director.Where{Player: r.Player}, MoveUpdate, r.Key, &m, r)
 }
 
 // BreakTable names the table the floor breaks next (R4): at once when the other tables can seat
 // its players, otherwise at the first break R4 allows, instead of the floor's own choice.
 func (t *Tournament) BreakTable(ctx context.Context, r BreakRequest) (ToolsState, error) {
 	var v ToolsState
-	return v, t.update(ctx, BreakTableUpdate, r.Key, &v, r)
+	return v, t.updatePlayer(ctx, director.Where{Table: r.Table}, BreakTableUpdate, r.Key, &v, r)
 }
 
 // Unregister withdraws an entry before the first hand, refunds his buy-in and shares the smaller
 // pool (R1, R6); it answers once his table has taken him off.
 func (t *Tournament) Unregister(ctx context.Context, r UnregisterRequest) (WithdrawalRecord, error) {
 	var w WithdrawalRecord
-	return w, t.update(ctx, UnregisterUpdate, r.Key, &w, r)
+	return w, t.updatePlayer(ctx, director.Where{Player: r.Player}, UnregisterUpdate, r.Key, &w, r)
 }
 
 // RemoveNoShows removes the players who never sat down, once the spec's no-show time has run
 // (T4), refunded, the payouts recomputed.
+// At several sections the players are removed by their sections, one update a section (keyed by
+// the request's key and the section's workflow ID).
 func (t *Tournament) RemoveNoShows(ctx context.Context, r NoShowRequest) ([]WithdrawalRecord, error) {
-	var w []WithdrawalRecord
-	return w, t.update(ctx, NoShowUpdate, r.Key, &w, r)
+	bySection := map[string][]string{}
+	var order []string
+	for _, p := range r.Players {
+		id, err := t.holder(ctx, director.Where{Player: p})
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := bySection[id]; !ok {
+			order = append(order, id)
+		}
+		bySection[id] = append(bySection[id], p)
+	}
+	if len(order) <= 1 {
+		id := t.ID
+		if len(order) == 1 {
+			id = order[0]
+		}
+		var w []WithdrawalRecord
+		return w, t.updateOn(ctx, id, NoShowUpdate, r.Key, &w, r)
+	}
+	var all []WithdrawalRecord
+	for _, id := range order {
+		part := r
+		part.Players = bySection[id]
+		if r.Key != "" {
+			part.Key = r.Key + "@" + id
+		}
+		var w []WithdrawalRecord
+		if err := t.updateOn(ctx, id, NoShowUpdate, part.Key, &w, part); err != nil {
+			return all, fmt.Errorf("the no-shows of section %s: %w", id, err)
+		}
+		all = append(all, w...)
+	}
+	return all, nil
 }
 
 // AddOn sells a player add-ons at the add-on break (R1); it answers once the chips are his.
 func (t *Tournament) AddOn(ctx context.Context, r AddOnRequest) (AddOnRecord, error) {
 	var a AddOnRecord
-	return a, t.update(ctx, AddOnUpdate, r.Key, &a, r)
+	return a, t.updatePlayer(ctx, director.Where{Player: r.Player}, AddOnUpdate, r.Key, &a, r)
 }
 
-// Tools is what the director's tools recorded: moves and breaks by hand, withdrawals, add-ons.
+// Tools is what the director's tools recorded: moves and breaks by hand, withdrawals, add-ons
+// (at several sections, every section's together).
 func (t *Tournament) Tools(ctx context.Context) (ToolsState, error) {
 	var v ToolsState
-	return v, t.query(ctx, ToolsQuery, &v)
+	err := gather(t, ctx, ToolsQuery, &v, func(part ToolsState) {
+		v.Moves = append(v.Moves, part.Moves...)
+		v.Breaks = append(v.Breaks, part.Breaks...)
+		v.Withdrawn = append(v.Withdrawn, part.Withdrawn...)
+		v.AddOns = append(v.AddOns, part.AddOns...)
+		v.AddOnsSold += part.AddOnsSold
+	})
+	return v, err
 }
 
 // Result waits for the end (following the runs that continued as new) and returns the places and

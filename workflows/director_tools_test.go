@@ -89,6 +89,21 @@ func (r *toolsRun) settle() {
 	})
 }
 
+// stopNext stops the tables after hands more hands and returns the level the tournament is in;
+// a level past most fails the test (the stops passed the level they were looking for).
+func (r *toolsRun) stopNext(hands int64, most int) int {
+	r.t.Helper()
+	r.stop(r.hands() + hands)
+	p, err := r.tour.Progress(r.ctx)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if p.Level > most {
+		r.t.Fatalf("level %d: the stops passed level %d", p.Level, most)
+	}
+	return p.Level
+}
+
 func (r *toolsRun) resume() {
 	r.t.Helper()
 	if _, err := r.tour.ClockAction(r.ctx, ClockRequest{Kind: floor.ClockResume, By: "td"}); err != nil {
@@ -143,39 +158,14 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 		AddOn:  &floor.AddOn{Chips: 20000, PriceCents: 10000, FeeCents: 500},
 		NoShow: &floor.NoShowRule{After: 5 * time.Minute}, // a simulation's hand is a minute
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
-	defer func() { r.release() }()
-	r.tour, err = StartTournament(ctx, c, "tools", "", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tour := r.tour
-
 	// Before the first hand: the tables are held at their first report, then paused.
-	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
-		t.Fatal(err)
-	}
-	r.paused(true)
-	r.release()
-	r.paused(false)
+	r := startPaused(t, c, check, "tools", spec)
+	ctx, tour := r.ctx, r.tour
 	before, err := tour.Payouts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
-		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
-	}
-	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
-	w, err := tour.Unregister(ctx, unreg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := tour.Unregister(ctx, unreg)
-	if err != nil || again != w {
-		t.Errorf("the retried unregistration: %+v, %v; the first %+v", again, err, w)
-	}
+	w := unregisterBeforeStart(t, ctx, tour)
 	after, err := tour.Payouts(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -204,14 +194,7 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 	if _, err := tour.Move(ctx, MoveRequest{Player: other, To: full.ID, By: "td"}); err == nil || !strings.Contains(err.Error(), "R3") {
 		t.Errorf("a move to a full table: %v, want a refusal naming R3", err)
 	}
-	move := MoveRequest{Player: who, To: short.ID, By: "td", Reason: "a seat by the door", Key: "move-1"}
-	m, err := tour.Move(ctx, move)
-	if err != nil {
-		t.Fatalf("moving %s from table %d to %d: %v", who, full.ID, short.ID, err)
-	}
-	if m2, err := tour.Move(ctx, move); err != nil || m2 != m {
-		t.Errorf("the retried move: %+v, %v; the first %+v", m2, err, m)
-	}
+	m := moveRetried(t, ctx, tour, MoveRequest{Player: who, To: short.ID, By: "td", Reason: "a seat by the door", Key: "move-1"})
 	if m.ToSeat != floor.BalanceSeat(floor.Table{ID: short.ID, Seats: toPlayerIDs(short.Seats), Button: short.Button, BigBlind: short.BigBlind}) {
 		t.Errorf("moved to seat %d of table %d: not R3's", m.ToSeat, short.ID)
 	}
@@ -260,15 +243,7 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 
 	// At the add-on break (a simulation skips it: level 7, after the rebuy period), an add-on.
 	for {
-		r.stop(r.hands() + 6)
-		p, err := tour.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Level > 7 {
-			t.Fatalf("level %d: the stops passed the add-on level", p.Level)
-		}
-		if p.Level == 7 {
+		if r.stopNext(6, 7) == 7 {
 			break
 		}
 		r.resume()
@@ -328,33 +303,248 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 	}
 }
 
-// TestDirectorToolsRefusedInSections: a tournament of several sections refuses the tools with a
-// reason (the player's record is in his section).
-func TestDirectorToolsRefusedInSections(t *testing.T) {
+// sectionStates are the states of the tournament's sections in play.
+func (r *toolsRun) sectionStates() []director.TournamentState {
+	r.t.Helper()
+	ids, err := r.tour.sections(r.ctx)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []director.TournamentState
+	for _, id := range ids {
+		v, err := r.c.QueryWorkflow(r.ctx, id, "", StateQuery)
+		var st director.TournamentState
+		if err != nil || v.Get(&st) != nil {
+			r.t.Fatalf("state of section %s: %v", id, err)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// settleSections waits until no player is on his way between tables or sections.
+func (r *toolsRun) settleSections() {
+	r.t.Helper()
+	r.waitFor("the moves to end", func() bool {
+		var top director.TopState
+		if err := r.tour.query(r.ctx, StateQuery, &top); err != nil || len(top.InTransit) > 0 {
+			return false
+		}
+		for _, st := range r.sectionStates() {
+			if slices.ContainsFunc(st.Players, func(p director.PlayerRecord) bool { return p.Leaving || p.Status == director.Moving }) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestDirectorToolsInSectionsEndToEnd plays a tournament of two sections on a real Temporal
+// server with bot tables, in which the director, through the client API (each action on a player
+// sent to his section, each keyed), unregisters an entry before the first hand (R1), moves a
+// player by hand within his section (R3's seat; to another section's table refused, R3), names a
+// table to break (R4), registers late entries in a batch through the tournament (R1, R6), takes a
+// rebuy and gives a warning (P1), removes a no-show after the spec's time (T4) and sells an add-on
+// at the add-on level (R1); retried updates are applied once. At the end every entry has a place,
+// the prizes add up to the pool, the pool is what was paid in less the fees to the cent, and the
+// chips were conserved at every hand, in every section and across them.
+func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6, P1, T4
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
 	c, _, check := startServer(t, nil)
-	release := check.holdAt(0)
-	defer release()
-	turbo, _ := floor.BuiltinStructure(floor.StructureTurbo)
-	spec := TournamentSpec{PlayerCount: 27, TableSize: 9, Structure: turbo, Seed: 3, Simulation: true, SectionTables: 1, BuyIn: 1000}
-	if !spec.Sectioned() {
-		t.Fatal("the spec is not one of sections")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	tour, err := StartTournament(ctx, c, "sections-tools", "", spec)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = c.CancelWorkflow(context.Background(), tour.ID, "") }()
-	if _, err := tour.Move(ctx, MoveRequest{Player: "p0001", To: 2, By: "td"}); err == nil || !strings.Contains(err.Error(), "sections") {
-		t.Errorf("a move in a tournament of sections: %v", err)
+	spec := TournamentSpec{
+		Name: "tools-sections", PlayerCount: 36, TableSize: 9, Structure: turbo, Seed: 8, Simulation: true, Batch: 1, SectionTables: 2,
+		BuyIn: 11000, Fee: 1000, Rebuys: 1, RebuyLevel: 6, LateRegistrationLevel: 6,
+		AddOn:  &floor.AddOn{Chips: 20000, PriceCents: 10000, FeeCents: 500},
+		NoShow: &floor.NoShowRule{After: 5 * time.Minute},
 	}
-	if _, err := tour.AddOn(ctx, AddOnRequest{Player: "p0001"}); err == nil || !strings.Contains(err.Error(), "sections") {
-		t.Errorf("an add-on in a tournament of sections: %v", err)
+	if !spec.Sectioned() {
+		t.Fatal("the spec plays as one tournament")
 	}
+	r := startPaused(t, c, check, "tools-sections", spec)
+	ctx, tour := r.ctx, r.tour
+
+	// Before the first hand: a no-show too early (T4); an unregistration, retried.
+	if w := unregisterBeforeStart(t, ctx, tour); !w.Done || w.RefundCents != spec.BuyIn {
+		t.Errorf("unregistered %+v", w)
+	}
+	r.settleSections()
+
+	// A move by hand in p0005's section, from its full table to his (R3's seat); to a table of
+	// the other section, refused (R3).
+	tables, err := tour.Tables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sectionOf := func(tv TableView) string { return tv.Workflow[:strings.LastIndex(tv.Workflow, "/")] }
+	var short, full, other TableView
+	for _, tv := range tables {
+		if tv.Players == 8 {
+			short = tv
+		}
+	}
+	for _, tv := range tables {
+		switch {
+		case tv.Players == 9 && sectionOf(tv) == sectionOf(short):
+			full = tv
+		case sectionOf(tv) != sectionOf(short):
+			other = tv
+		}
+	}
+	if short.ID == 0 || full.ID == 0 || other.ID == 0 {
+		t.Fatalf("tables after the unregistration: %+v", tables)
+	}
+	who := full.Seats[slices.IndexFunc(full.Seats, func(p string) bool { return p != "" })]
+	if _, err := tour.Move(ctx, MoveRequest{Player: who, To: other.ID, By: "td"}); err == nil || !strings.Contains(err.Error(), "stays in his section") {
+		t.Errorf("a move to another section's table: %v, want a refusal naming R3", err)
+	}
+	moveRetried(t, ctx, tour, MoveRequest{Player: who, To: short.ID, By: "td", Reason: "a seat by the door", Key: "move-1"})
+	r.settleSections()
+	// The break order: the table he left (R4: when the others can seat its players).
+	if _, err := tour.BreakTable(ctx, BreakRequest{Table: full.ID, By: "td", Reason: "the TV table", Key: "break-1"}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Late entries in a batch, through the tournament; a rebuy and a warning, each retried.
+	res, err := tour.RegisterBatch(ctx, RegisterBatchRequest{Key: "late", Entries: []BatchEntry{{Player: "late1"}, {Player: "late2"}, {Player: "p0007"}}})
+	if err != nil || len(res) != 3 || res[0].Entry != "late1" || res[1].Entry != "late2" || !strings.Contains(res[2].Refused, "registered already") {
+		t.Fatalf("late entries: %+v, %v", res, err)
+	}
+	rebuy := RebuyRequest{Player: "p0010", Key: "rebuy-p0010"}
+	for range 2 {
+		if err := tour.Rebuy(ctx, rebuy); err != nil {
+			t.Fatalf("rebuy for p0010: %v", err)
+		}
+	}
+	warn := SanctionRequest{Player: "p0011", Kind: floor.Warning, Reason: "slow play", By: "td", Key: "warn-p0011"}
+	for range 2 {
+		if rec, err := tour.Sanction(ctx, warn); err != nil || !rec.Applied {
+			t.Fatalf("warning for p0011: %+v, %v", rec, err)
+		}
+	}
+	sanctions, err := tour.Sanctions(ctx)
+	if err != nil || len(sanctions) != 1 {
+		t.Errorf("sanctions %+v, %v: want the warning once", sanctions, err)
+	}
+	r.resume()
+
+	// A no-show once 5 minutes of his section's clock have run (T4: a simulation's are hands).
+	for removed := false; !removed; {
+		r.stop(r.hands() + 12)
+		var absent string
+		for _, st := range r.sectionStates() {
+			if absent == "" {
+				absent = seatedWith(st, func(s int64) bool { return s <= turbo.StartingStack })
+			}
+		}
+		ns, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{absent}, By: "td", Key: "no-show-" + absent})
+		switch {
+		case err != nil && strings.Contains(err.Error(), "T4: at "):
+			// too early in his section: the next stop
+		case err != nil || len(ns) != 1 || !ns[0].Done || ns[0].RefundCents != spec.BuyIn:
+			t.Fatalf("no-show %s removed: %+v, %v", absent, ns, err)
+		default:
+			removed = true
+		}
+		r.resume()
+	}
+
+	// At the add-on level (a simulation skips the break: level 7), an add-on.
+	var sold AddOnRecord
+	for sold.Ref == 0 {
+		r.stopNext(6, 8)
+		for _, st := range r.sectionStates() {
+			buyer := seatedWith(st, func(int64) bool { return true })
+			if buyer == "" {
+				continue // a section drained into the other
+			}
+			if a, err := tour.AddOn(ctx, AddOnRequest{Player: buyer, Key: "add-on-" + buyer}); err == nil {
+				sold = a
+				break
+			}
+		}
+		r.resume()
+	}
+	if !sold.Done || sold.Chips != spec.AddOn.Chips {
+		t.Errorf("add-on %+v", sold)
+	}
+
+	result, err := tour.Result(ctx)
+	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		t.Fatal(err)
+	}
+	// 36 entries, less the unregistered and the no-show, and the two late ones; one rebuy; one add-on.
+	field := 36 - 2 + 2
+	var paid int64
+	for _, p := range result.Places {
+		paid += p.Prize
+	}
+	in := int64(field+1)*(spec.BuyIn-spec.Fee) + (spec.AddOn.PriceCents - spec.AddOn.FeeCents)
+	if result.Entries != field || len(result.Places) != field || paid != result.PrizePool || result.PrizePool != in {
+		t.Errorf("%d entries, %d places, %d paid of a pool of %d; paid in less fees %d", result.Entries, len(result.Places), paid, result.PrizePool, in)
+	}
+	l := result.Ledger
+	if l.Entries != 36-1+2 || l.RebuyChips != turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
+		t.Errorf("ledger %+v; chip errors %v %v", l, result.ChipErrors, check.errs)
+	}
+}
+
+// startPaused starts the tournament with its tables held at their first report, pauses the
+// clock and lets them report: they wait, paused, before their first hand, and apply orders.
+func startPaused(t *testing.T, c client.Client, check *checkingController, id string, spec TournamentSpec) *toolsRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	t.Cleanup(cancel)
+	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
+	t.Cleanup(func() { r.release() })
+	var err error
+	if r.tour, err = StartTournament(ctx, c, id, "", spec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td"}); err != nil {
+		t.Fatal(err)
+	}
+	r.paused(true)
+	r.release()
+	r.paused(false)
+	return r
+}
+
+// unregisterBeforeStart, before the first hand, asks for a no-show's removal too early (refused,
+// T4) and unregisters p0005, then again with the same key: the same withdrawal, made once.
+func unregisterBeforeStart(t *testing.T, ctx context.Context, tour *Tournament) WithdrawalRecord {
+	t.Helper()
+	if _, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{"p0009"}, By: "td"}); err == nil || !strings.Contains(err.Error(), "T4") {
+		t.Errorf("a no-show removed before the rule's time: %v, want a refusal naming T4", err)
+	}
+	unreg := UnregisterRequest{Player: "p0005", By: "td", Key: "unregister-p0005"}
+	w, err := tour.Unregister(ctx, unreg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := tour.Unregister(ctx, unreg); err != nil || again != w {
+		t.Errorf("the retried unregistration: %+v, %v; the first %+v", again, err, w)
+	}
+	return w
+}
+
+// moveRetried makes the move by hand, then again with the same key: the same move, made once.
+func moveRetried(t *testing.T, ctx context.Context, tour *Tournament, move MoveRequest) floor.Move {
+	t.Helper()
+	m, err := tour.Move(ctx, move)
+	if err != nil {
+		t.Fatalf("moving %s to table %d: %v", move.Player, move.To, err)
+	}
+	if m2, err := tour.Move(ctx, move); err != nil || m2 != m {
+		t.Errorf("the retried move: %+v, %v; the first %+v", m2, err, m)
+	}
+	return m
 }
 
 func toPlayerIDs(seats []string) []floor.PlayerID {
@@ -434,4 +624,98 @@ func TestProgressiveKnockoutEndToEnd(t *testing.T) {
 	if len(res.Places) != int(field) || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
 		t.Errorf("%d places for %d entries; chip errors %v %v", len(res.Places), field, res.ChipErrors, check.errs)
 	}
+}
+
+// TestBountiesAndSatellitesInSectionsEndToEnd plays two small fields split in three sections each
+// on a real Temporal server with bot tables. A progressive knockout: every bust is paid by his
+// section to who won his last chips, a bounty goes with a player the tournament moves to another
+// section, and the knockouts' cash the sections paid plus the winner's own bounty is the bounty
+// share of every buy-in, to the cent; the prize pool (the buy-ins less the fees and the bounties)
+// is the tournament's and the prizes add up to it. A satellite: the pool pays as many equal seats
+// as it buys and the rest in cash to the next place (R6).
+func TestBountiesAndSatellitesInSectionsEndToEnd(t *testing.T) { // rule R6
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	c, _, check := startServer(t, nil)
+	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play := func(t *testing.T, spec TournamentSpec) (TournamentResult, director.TopState) {
+		t.Helper()
+		if !spec.Sectioned() {
+			t.Fatal("the spec plays as one tournament")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+		defer cancel()
+		tour, err := StartTournament(ctx, c, spec.Name, "", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tour.Result(ctx)
+		if err != nil {
+			dumpFailures(t, c, tour.ID)
+			t.Fatal(err)
+		}
+		var top director.TopState
+		if err := tour.query(ctx, StateQuery, &top); err != nil {
+			t.Fatal(err)
+		}
+		var prizes int64
+		for _, p := range res.Places {
+			prizes += p.Prize
+		}
+		if len(top.Sections) != 3 || len(res.Places) != res.Entries || prizes != res.PrizePool || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
+			t.Errorf("%d sections; %d places for %d entries, %d paid of %d; chip errors %v %v", len(top.Sections), len(res.Places), res.Entries, prizes, res.PrizePool, res.ChipErrors, check.errs)
+		}
+		return res, top
+	}
+
+	t.Run("progressive knockout", func(t *testing.T) {
+		spec := TournamentSpec{Name: "pko-sections", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 11, Simulation: true, SectionTables: 2,
+			BuyIn: 11000, Fee: 1000, Bounty: &floor.Bounty{StartCents: 5000}}
+		res, top := play(t, spec)
+		// The knockouts' cash as each section paid it.
+		var knockouts int64
+		for _, r := range top.Sections {
+			v, err := c.QueryWorkflow(context.Background(), r.WorkflowID, "", StateQuery)
+			var st director.TournamentState
+			if err != nil || v.Get(&st) != nil || st.Tools.Bounties == nil {
+				t.Fatalf("section %d's bounties: %v", r.Number, err)
+			}
+			knockouts += st.Tools.Bounties.Board.PaidCents
+			if errs := st.Tools.Bounties.Errors; len(errs) > 0 {
+				t.Errorf("section %d: %v", r.Number, errs)
+			}
+		}
+		b, field := res.Bounties, int64(res.Entries)
+		if b == nil || len(b.Won) != 1 {
+			t.Fatalf("bounties %+v", b)
+		}
+		t.Logf("%d entries, %d hands: knockouts paid %d by the sections, the winner %s %d; prize pool %d", field, res.HandsPlayed, knockouts, b.Won[0].Player, b.Won[0].CashCents, res.PrizePool)
+		if b.PoolCents != field*5000 || b.PaidCents != b.PoolCents || knockouts != top.BountyPaidCents || knockouts+b.Won[0].CashCents != b.PoolCents ||
+			b.Won[0].Player != res.Places[0].Player || b.Won[0].CashCents < 5000 {
+			t.Errorf("bounties %+v: the sections paid %d for knockouts, the tournament heard %d", b, knockouts, top.BountyPaidCents)
+		}
+		if res.PrizePool+b.PoolCents != field*(spec.BuyIn-spec.Fee) {
+			t.Errorf("prize pool %d and bounties %d, paid in less fees %d", res.PrizePool, b.PoolCents, field*(spec.BuyIn-spec.Fee))
+		}
+	})
+
+	t.Run("satellite", func(t *testing.T) {
+		spec := TournamentSpec{Name: "satellite-sections", PlayerCount: 45, TableSize: 9, Structure: turbo, Seed: 12, Simulation: true, SectionTables: 2,
+			BuyIn: 11000, Fee: 1000, Satellite: &floor.Satellite{TicketCents: 105000}}
+		res, _ := play(t, spec)
+		// 45 × 100.00 = 4,500.00: four seats of 1,050.00, 300.00 in cash to 5th.
+		var seats []int64
+		for _, p := range res.Places {
+			if p.Prize > 0 {
+				seats = append(seats, p.Prize)
+			}
+		}
+		if res.PrizePool != 450000 || !slices.Equal(seats, []int64{105000, 105000, 105000, 105000, 30000}) {
+			t.Errorf("pool %d, prizes by place %v: want four seats of 105000 and 30000", res.PrizePool, seats)
+		}
+	})
 }

@@ -26,8 +26,11 @@ const (
 	ClockUpdate    = "clock"
 	SanctionUpdate = "sanction"
 	RegisterUpdate = "register"
-	RebuyUpdate    = "rebuy"
-	DealUpdate     = "deal"
+	// RegisterBatchUpdate registers up to director.MaxBatchEntries entries in one Update, each
+	// with its own key, answered one by one ([]director.BatchResult).
+	RegisterBatchUpdate = "register-batch"
+	RebuyUpdate         = "rebuy"
+	DealUpdate          = "deal"
 	// The director's tools by hand (director_tools.go): a move (R3), a table broken (R4), an entry
 	// unregistered before the start (R1), no-shows removed (T4), an add-on (R1).
 	MoveUpdate       = "move"
@@ -51,6 +54,9 @@ const (
 	// SectionsQuery returns the workflow IDs of a tournament's sections in play (none for a
 	// tournament of one section): the players' records are there (Tournament.Standings).
 	SectionsQuery = "sections"
+	// WhereQuery (a director.Where) answers whether the workflow holds that player's or table's
+	// record: the section a director's action on him goes to (Tournament finds it).
+	WhereQuery = "where"
 )
 
 // TableTaskQueue is the task queue of the TableWorkflows of tournaments on taskQueue: apart, so

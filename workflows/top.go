@@ -2,7 +2,9 @@ package workflows
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
@@ -255,12 +257,11 @@ func (w *topRun) armClock(ctx workflow.Context) {
 
 func (w *topRun) clockFired() bool { return w.clock.fired() }
 
-// register sets the queries and the director's updates of a tournament of sections.
+// register sets the queries and the director's updates of a tournament of sections: the clock
+// and the late entries (one by one or in batches) are its own; an action on a player goes to his
+// section (the client finds it, WhereQuery), and one sent here is refused saying so.
 func (w *topRun) register(ctx workflow.Context) error {
 	t := w.t
-	refused := func(err error) error {
-		return temporal.NewNonRetryableApplicationError(err.Error(), "NotInSections", nil)
-	}
 	queries := map[string]any{
 		ProgressQuery:  func() (Progress, error) { return t.Progress(workflow.Now(ctx)), nil },
 		StandingsQuery: func() ([]Standing, error) { return t.StandingsView(), nil },
@@ -272,35 +273,109 @@ func (w *topRun) register(ctx workflow.Context) error {
 		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
 		SectionsQuery:  func() ([]string, error) { return t.SectionsInPlay(), nil },
 		SeatQuery:      func(player string) (Seat, error) { return topSeatOf(t, player), nil },
+		WhereQuery:     func(director.Where) (bool, error) { return false, nil }, // every record is a section's
+		ToolsQuery:     func() (director.ToolsState, error) { return director.ToolsState{}, nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
 			return err
 		}
 	}
-	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
+	onPlayer := func(action string) func(any) error {
+		return func(any) error { return t.RefuseOnPlayer(action) }
+	}
 	return errors.Join(
-		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
+		setKeyedUpdate(ctx, ClockUpdate,
+			func(ctx workflow.Context, r ClockRequest) error { return t.VerifyClock(r) },
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
-				r.Key = key(ctx)
 				t.Clock(r, workflow.Now(ctx))
 				w.wake = true
 				return t.ClockView(workflow.Now(ctx)), nil
-			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error {
-				r.Key = key(ctx)
-				return t.VerifyClock(r)
-			}}),
-		// Each refused, in its validator (nothing is recorded), with what keeps it from a
-		// tournament of sections today.
-		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate, func(ctx workflow.Context, r SanctionRequest) error { return refused(t.RefuseSanction(r)) },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error { return refused(t.RefuseSanction(r)) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate, func(ctx workflow.Context, r RegisterRequest) error { return refused(t.RefuseRegister(r)) },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error { return refused(t.RefuseRegister(r)) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate, func(ctx workflow.Context, r RebuyRequest) error { return refused(t.RefuseRebuy(r)) },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error { return refused(t.RefuseRebuy(r)) }}),
-		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate, func(ctx workflow.Context, r DealRequest) error { return refused(t.RefuseDeal()) },
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error { return refused(t.RefuseDeal()) }}),
-		registerToolsRefused(ctx),
+			}),
+		setKeyedUpdate(ctx, RegisterUpdate,
+			func(ctx workflow.Context, r RegisterRequest) error { return t.VerifyRegister(r, workflow.Now(ctx)) },
+			func(ctx workflow.Context, r RegisterRequest) (string, error) {
+				t.Register(r)
+				res := w.enter(ctx, []RegisterRequest{r}, []BatchResult{{Key: r.Key, Player: r.Player}})[0]
+				if res.Refused != "" {
+					return "", temporal.NewNonRetryableApplicationError(res.Refused, "EntryRefused", nil)
+				}
+				return res.Entry, nil
+			}),
+		setKeyedUpdate(ctx, RegisterBatchUpdate,
+			func(ctx workflow.Context, r RegisterBatchRequest) error { return director.VerifyBatch(r) },
+			func(ctx workflow.Context, r RegisterBatchRequest) ([]BatchResult, error) {
+				reqs := r.Requests()
+				res := make([]BatchResult, len(reqs))
+				var take []RegisterRequest
+				var taken []BatchResult
+				for i, q := range reqs {
+					res[i] = BatchResult{Key: q.Key, Player: q.Player}
+					if q.Key == "" {
+						res[i].Refused = "an entry of a batch needs a key: the batch's Update ID, or its own"
+					} else if err := t.VerifyRegister(q, workflow.Now(ctx)); err != nil {
+						res[i].Refused = err.Error()
+					} else {
+						t.Register(q) // before the next entry's check: its payouts count this one
+						take, taken = append(take, q), append(taken, res[i])
+					}
+				}
+				done := w.enter(ctx, take, taken)
+				for i, k := 0, 0; i < len(res) && k < len(done); i++ {
+					if res[i].Refused == "" {
+						res[i] = done[k]
+						k++
+					}
+				}
+				return res, nil
+			}),
+		setRefusedUpdate(ctx, SanctionUpdate, onPlayer("a sanction")),
+		setRefusedUpdate(ctx, RebuyUpdate, onPlayer("a rebuy")),
+		setRefusedUpdate(ctx, MoveUpdate, onPlayer("a move by hand")),
+		setRefusedUpdate(ctx, BreakTableUpdate, onPlayer("a break by hand (its table is a section's)")),
+		setRefusedUpdate(ctx, UnregisterUpdate, onPlayer("an unregistration")),
+		setRefusedUpdate(ctx, NoShowUpdate, onPlayer("a no-show's removal")),
+		setRefusedUpdate(ctx, AddOnUpdate, onPlayer("an add-on")),
+		setRefusedUpdate(ctx, DealUpdate, func(any) error { return t.RefuseDeal() }),
 	)
+}
+
+// enter waits (a while) for the sections to seat the late entries sent to them (TopState.Register)
+// and fills their answers in res.
+// An entry its section has not answered yet is answered so: the section has it, and a retry with
+// the same key is answered with its ID.
+func (w *topRun) enter(ctx workflow.Context, reqs []RegisterRequest, res []BatchResult) []BatchResult {
+	t := w.t
+	w.wake = true
+	_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool {
+		for _, q := range reqs {
+			if _, answered := t.Entry(q.Key); !answered {
+				return false
+			}
+		}
+		return true
+	})
+	for i, q := range reqs {
+		e, answered := t.Entry(q.Key)
+		t.TakeEntry(q.Key)
+		switch {
+		case !answered:
+			res[i].Refused = fmt.Sprintf("section %d has not seated %s yet: send the entry again with the same key (it is taken once)", e.Section, q.Player)
+		case e.Refused != "":
+			res[i].Refused = e.Refused
+		default:
+			res[i].Entry = e.Player
+		}
+	}
+	return res
+}
+
+// setRefusedUpdate sets update name to refuse every request, in its validator (nothing is
+// recorded), with why.
+func setRefusedUpdate(ctx workflow.Context, name string, why func(any) error) error {
+	refuse := func(_ workflow.Context, r json.RawMessage) error {
+		return temporal.NewNonRetryableApplicationError(why(r).Error(), "NotInSections", nil)
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, name, func(ctx workflow.Context, r json.RawMessage) error { return refuse(ctx, r) },
+		workflow.UpdateHandlerOptions{Validator: refuse})
 }

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -94,7 +95,7 @@ func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
 	if in.State == nil || in.State.Section == nil {
 		return temporal.NewNonRetryableApplicationError("a section starts from its tables or its state", "InvalidSection", nil)
 	}
-	in.State.Section.Events.Resend() // a new run does not know what its last delivered
+	in.State.ResumeSection()
 	return runFloor(ctx, in.State, true)
 }
 
@@ -456,6 +457,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		StateQuery:     func() (*director.TournamentState, error) { return s.Redacted(), nil },
 		SectionsQuery:  func() ([]string, error) { return nil, nil }, // one section: every record is here
 		SeatQuery:      func(player string) (Seat, error) { return seatOf(s, player), nil },
+		WhereQuery:     func(at director.Where) (bool, error) { return s.Holds(at), nil },
 	}
 	for name, h := range queries {
 		if err := workflow.SetQueryHandler(ctx, name, h); err != nil {
@@ -463,24 +465,19 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 		}
 	}
 	changed := func() { w.wake = true }
-	// key is the idempotency key of the director's update being run: its Update ID (P6: a retried
-	// re-entry, rebuy or sanction is applied once, also after a continue-as-new).
-	key := func(ctx workflow.Context) string { return workflow.GetCurrentUpdateInfo(ctx).ID }
 	err := errors.Join(
-		workflow.SetUpdateHandlerWithOptions(ctx, ClockUpdate,
+		setKeyedUpdate(ctx, ClockUpdate,
+			func(ctx workflow.Context, r ClockRequest) error {
+				return cmp.Or(w.tournamentOnly("a clock action"), s.VerifyClock(r))
+			},
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {
-				r.Key = key(ctx)
 				s.Clock(r, workflow.Now(ctx))
 				changed()
 				return s.ClockView(workflow.Now(ctx)), nil
-			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r ClockRequest) error {
-				r.Key = key(ctx)
-				return s.VerifyClock(r)
-			}}),
-		workflow.SetUpdateHandlerWithOptions(ctx, SanctionUpdate,
+			}),
+		setKeyedUpdate(ctx, SanctionUpdate,
+			func(ctx workflow.Context, r SanctionRequest) error { return s.VerifySanction(r, workflow.Now(ctx)) },
 			func(ctx workflow.Context, r SanctionRequest) (SanctionRecord, error) {
-				r.Key = key(ctx)
 				ref := s.GiveSanction(r, workflow.Now(ctx))
 				changed()
 				// The record is complete once the table has applied it (P2, P4, P5).
@@ -488,50 +485,77 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 					return s.Sanctions[ref].Applied || s.Sanctions[ref].Void
 				})
 				return s.Sanctions[ref], nil
+			}),
+		setKeyedUpdate(ctx, RegisterUpdate,
+			func(ctx workflow.Context, r RegisterRequest) error {
+				return cmp.Or(w.tournamentOnly("an entry"), s.VerifyRegister(r, workflow.Now(ctx)))
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r SanctionRequest) error {
-				r.Key = key(ctx)
-				return s.VerifySanction(r, workflow.Now(ctx))
-			}}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RegisterUpdate,
 			func(ctx workflow.Context, r RegisterRequest) (string, error) {
-				r.Key = key(ctx)
 				id := s.Register(r)
 				changed()
 				return id, nil
+			}),
+		setKeyedUpdate(ctx, RegisterBatchUpdate,
+			func(ctx workflow.Context, r RegisterBatchRequest) error {
+				return cmp.Or(w.tournamentOnly("a batch of entries"), director.VerifyBatch(r))
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RegisterRequest) error {
-				r.Key = key(ctx)
-				return s.VerifyRegister(r, workflow.Now(ctx))
-			}}),
-		workflow.SetUpdateHandlerWithOptions(ctx, RebuyUpdate,
-			func(ctx workflow.Context, r RebuyRequest) error {
-				r.Key = key(ctx)
+			func(ctx workflow.Context, r RegisterBatchRequest) ([]BatchResult, error) {
+				res := s.RegisterBatch(r, workflow.Now(ctx))
+				changed()
+				return res, nil
+			}),
+		setKeyedUpdate(ctx, RebuyUpdate,
+			func(ctx workflow.Context, r RebuyRequest) error { return s.VerifyRebuy(r, workflow.Now(ctx)) },
+			func(ctx workflow.Context, r RebuyRequest) (director.RebuyRecord, error) {
 				ref := s.Rebuy(r)
 				changed()
 				// The chips are the player's once his table has checked his stack after its hand.
 				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return s.RebuyLog[ref].Done })
-				if rec := s.RebuyLog[ref]; rec.Refused != "" {
-					return temporal.NewNonRetryableApplicationError(rec.Refused, "RebuyRefused", nil)
+				rec := s.RebuyLog[ref]
+				if rec.Refused != "" {
+					return rec, temporal.NewNonRetryableApplicationError(rec.Refused, "RebuyRefused", nil)
 				}
-				return nil
+				return rec, nil
+			}),
+		setKeyedUpdate(ctx, DealUpdate,
+			func(ctx workflow.Context, r DealRequest) error {
+				return cmp.Or(w.tournamentOnly("a deal"), s.VerifyDeal(r))
 			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r RebuyRequest) error {
-				r.Key = key(ctx)
-				return s.VerifyRebuy(r, workflow.Now(ctx))
-			}}),
-		workflow.SetUpdateHandlerWithOptions(ctx, DealUpdate,
 			func(ctx workflow.Context, r DealRequest) (DealRecord, error) {
-				r.Key = key(ctx)
 				d := s.MakeDeal(r, workflow.Now(ctx))
 				changed()
 				return d, nil
-			},
-			workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r DealRequest) error {
-				r.Key = key(ctx)
-				return s.VerifyDeal(r)
-			}}),
+			}),
 		w.registerTools(ctx),
 	)
 	return err
+}
+
+// tournamentOnly refuses, on a section's workflow, an action that is its tournament's: the clock,
+// the entries (they go through the payouts, R6), a deal.
+func (w *tournamentWorkflow) tournamentOnly(what string) error {
+	if sec := w.s.Section; sec != nil {
+		return fmt.Errorf("%s is for the tournament %s, not its section %d", what, sec.Parent, sec.Number)
+	}
+	return nil
+}
+
+// keyedRequest is a director's request that carries its idempotency key (director's SetKey).
+type keyedRequest[R any] interface {
+	*R
+	SetKey(key string)
+}
+
+// setKeyedUpdate sets the director's update name: the request keyed by its Update ID (so that a
+// retried re-entry, rebuy or sanction is applied once, also after a continue-as-new, P6), checked
+// by verify before anything is recorded (a validator reads and never writes), then applied.
+func setKeyedUpdate[R any, P keyedRequest[R], T any](ctx workflow.Context, name string,
+	verify func(workflow.Context, R) error, apply func(workflow.Context, R) (T, error)) error {
+	keyed := func(ctx workflow.Context, r R) R {
+		P(&r).SetKey(workflow.GetCurrentUpdateInfo(ctx).ID)
+		return r
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, name,
+		func(ctx workflow.Context, r R) (T, error) { return apply(ctx, keyed(ctx, r)) },
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r R) error { return verify(ctx, keyed(ctx, r)) }})
 }

@@ -152,11 +152,12 @@ func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.T
 	return st
 }
 
-// TestSectionsRefuseActionsOnPlayers: a tournament of several sections, through the client API on
-// a real server, takes clock actions and refuses entries, re-entries, rebuys, sanctions and deals,
-// each with an error that names the action and what keeps it from a tournament of sections (its
-// players' records are in the sections' states); nothing refused is recorded.
-func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
+// TestSectionsRefuseWhatNoSectionHolds: a tournament of several sections, through the client API
+// on a real server, takes clock actions and late entries (each seated by its section), and
+// refuses, with an error naming the action and why, what no section can take: a re-entry (the
+// busted entrant's record is forgotten), a deal (every stack after the last hand), an action on a
+// player sent to the tournament instead of his section; nothing refused is recorded.
+func TestSectionsRefuseWhatNoSectionHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
@@ -167,6 +168,7 @@ func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
 	spec := clockSpec()
 	spec.PlayerCount, spec.Players, spec.SectionTables = 40, nil, 2 // 5 tables in 3 sections
+	spec.LateRegistrationLevel, spec.ReEntries = 2, 1
 	if !spec.Sectioned() {
 		t.Fatal("the spec plays as one tournament")
 	}
@@ -179,33 +181,35 @@ func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
 	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td", Reason: "a dispute"}); err != nil {
 		t.Fatalf("pause: %v", err)
 	}
-	_, errEntry := tour.Register(ctx, RegisterRequest{Player: "late"})
+	if id, err := tour.Register(ctx, RegisterRequest{Player: "late"}); err != nil || id != "late" {
+		t.Errorf("a late entry: %q, %v", id, err)
+	}
 	_, errReEntry := tour.Register(ctx, RegisterRequest{ReEntryOf: "p001"})
-	errRebuy := tour.Rebuy(ctx, RebuyRequest{Player: "p001"})
-	_, errSanction := tour.Sanction(ctx, SanctionRequest{Player: "p002", Kind: floor.Warning, Reason: "abuse", By: "td"})
 	_, errDeal := tour.Deal(ctx, DealRequest{Method: "icm", ApprovedBy: "td"})
 	_, errQuote := tour.DealQuote(ctx, DealRequest{Method: "icm"})
+	errRebuy := tour.update(ctx, RebuyUpdate, "", nil, RebuyRequest{Player: "p0001"}) // to the tournament, not his section
 	for _, c := range []struct {
 		err        error
 		name, want string
 	}{
-		{errEntry, "entry", "entry refused: a late entry needs a seat"},
-		{errReEntry, "re-entry", "re-entry of p001 refused: the player's record"},
-		{errRebuy, "rebuy", "rebuy for p001 refused: the player's record"},
-		{errSanction, "sanction", "sanction of p002 refused: the player's table"},
+		{errReEntry, "re-entry", "re-entry of p001 refused: a re-entry needs the busted entrant's record"},
 		{errDeal, "deal", "deal refused: a deal needs every player's stack"},
 		{errQuote, "deal quote", "deal refused: a deal needs every player's stack"},
+		{errRebuy, "rebuy sent to the tournament", "a rebuy refused: the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, c.err, c.want)
 		}
 	}
-	p, err := tour.Progress(ctx)
-	if err != nil {
-		t.Fatal(err)
+	var p Progress
+	for p.Entries != 41 && ctx.Err() == nil { // the entry's section tells the tournament
+		if p, err = tour.Progress(ctx); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if p.Entries != 40 || p.PlayersLeft != 40 || !p.Paused {
-		t.Errorf("progress %+v: want 40 entries, 40 left, paused (the refusals recorded nothing, the pause took)", p)
+	if p.Entries != 41 || p.PlayersLeft != 41 || !p.Paused {
+		t.Errorf("progress %+v: want 41 entries, 41 left, paused (the refusals recorded nothing, the pause and the entry took)", p)
 	}
 	// The players' records are in the sections: the standings gather them, each player once.
 	standings, err := tour.Standings(ctx)
@@ -214,14 +218,14 @@ func TestSectionsRefuseActionsOnPlayers(t *testing.T) {
 	}
 	in, chips := map[string]bool{}, int64(0)
 	for _, st := range standings {
-		if st.Place != 0 || in[st.Player] || st.Table == 0 {
-			t.Errorf("standing %+v: want each of the 40 players once, in, at a table", st)
+		if st.Place != 0 || in[st.Player] || st.Table == 0 && st.Player != "late" { // late is on his way to his seat
+			t.Errorf("standing %+v: want each of the 41 players once, in, at a table", st)
 		}
 		in[st.Player] = true
 		chips += st.Stack
 	}
-	if len(in) != 40 || chips != 40*spec.Structure.StartingStack {
-		t.Errorf("standings: %d players in with %d chips, want 40 with %d", len(in), chips, 40*spec.Structure.StartingStack)
+	if len(in) != 41 || !in["late"] || chips != 41*spec.Structure.StartingStack {
+		t.Errorf("standings: %d players in with %d chips, want 41 (late among them) with %d", len(in), chips, 41*spec.Structure.StartingStack)
 	}
 	if err := c.CancelWorkflow(ctx, tour.ID, ""); err != nil {
 		t.Fatal(err)

@@ -54,6 +54,27 @@ func (s *TournamentState) bountyError(msg string) {
 	}
 }
 
+// bountyArrived puts the bounty of a player who arrived from another section on his head there
+// (addPlayer gave him a starting one, as a new entry: that is taken back).
+func (s *TournamentState) bountyArrived(id string, cents int64) {
+	if b := s.Tools.Bounties; b != nil {
+		b.Board.Heads[floor.PlayerID(id)] = cents
+		b.Board.Entries--
+	}
+}
+
+// bountyLeft takes the bounty of a player who left for another section off this section's board,
+// and returns it: it travels with him (Transfer.BountyCents).
+func (s *TournamentState) bountyLeft(id string) int64 {
+	b := s.Tools.Bounties
+	if b == nil {
+		return 0
+	}
+	h := b.Board.Heads[floor.PlayerID(id)]
+	delete(b.Board.Heads, floor.PlayerID(id))
+	return h
+}
+
 // bountyWithdrawn refunds a withdrawn entry's bounty with his buy-in (it was never played for).
 func (s *TournamentState) bountyWithdrawn(id string) {
 	if b := s.Tools.Bounties; b != nil {
@@ -63,17 +84,24 @@ func (s *TournamentState) bountyWithdrawn(id string) {
 	}
 }
 
-// bountiesOf pays the knockouts of a table's news, and sets aside the bounties of the players
-// disqualified (P4: unclaimed, to the winner).
-func (s *TournamentState) bountiesOf(ev TableEvent) {
-	b := s.Tools.Bounties
-	if b == nil {
+// knockoutsOf pays the knockouts of a table's news, first: an eliminator who left the table
+// after his hand (for another section, with his bounty) is paid before he goes.
+func (s *TournamentState) knockoutsOf(ev TableEvent) {
+	if s.Tools.Bounties == nil {
 		return
 	}
 	for _, g := range ev.Busts {
 		for _, e := range g.Eliminated {
 			s.payKnockout(e.Player, g.Knockouts)
 		}
+	}
+}
+
+// bountiesOf sets aside the bounties of the players disqualified (P4: unclaimed, to the winner).
+func (s *TournamentState) bountiesOf(ev TableEvent) {
+	b := s.Tools.Bounties
+	if b == nil {
+		return
 	}
 	for _, a := range ev.Sanctions {
 		if a.Missing || a.Ref < 0 || a.Ref >= len(s.Sanctions) || s.Sanctions[a.Ref].Sanction.Kind != floor.Disqualification {

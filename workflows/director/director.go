@@ -298,6 +298,9 @@ func (s *TournamentState) VerifyRegister(r RegisterRequest, now time.Time) error
 // re-entries and rebuys (R6), or returns nil: an entry the payouts cannot take is refused, never
 // taken with the prize pool left as it was.
 func (s *TournamentState) verifyPayoutsWith(entries, reEntries, rebuys int) error {
+	if s.Section != nil {
+		return nil // the tournament's to check: a late entry goes through it (TopState.VerifyRegister)
+	}
 	e := s.Entries
 	e.Entries += entries
 	e.ReEntries += reEntries
@@ -311,6 +314,9 @@ func (s *TournamentState) verifyPayoutsWith(entries, reEntries, rebuys int) erro
 // recomputePayouts shares the pool again after the entries changed; a failure (which the
 // validators prevent) is recorded for the director, never ignored.
 func (s *TournamentState) recomputePayouts() {
+	if s.Section != nil {
+		return // the tournament's: it hears of the section's money in its next event
+	}
 	if err := s.computePayouts(); err != nil {
 		s.ChipErrors = append(s.ChipErrors, "payouts: "+err.Error())
 	}
@@ -410,11 +416,13 @@ func (s *TournamentState) rebuyDone(r RebuyOrder) {
 		s.Ledger.RebuyChips += r.Chips
 		return
 	}
+	// The money goes back, also when his record is no longer here (a section forgets a player
+	// who left for another section).
 	if p := s.player(r.Player); p != nil {
 		p.Rebuys--
-		s.Entries.Rebuys--
-		s.recomputePayouts()
 	}
+	s.Entries.Rebuys--
+	s.recomputePayouts()
 }
 
 // DealRequest is a deal the players left agreed and the director approves.

@@ -60,6 +60,14 @@ func (l *Link[T]) Ack(seq int) {
 // whether they arrived.
 func (l *Link[T]) Resend() { l.Queued = len(l.Unacked) }
 
+// LastQueued is the last message sent and not yet taken, to add to (nil when none is queued).
+func (l *Link[T]) LastQueued() *T {
+	if l.Queued == 0 || len(l.Unacked) == 0 {
+		return nil
+	}
+	return &l.Unacked[len(l.Unacked)-1].Msg
+}
+
 // Pending reports whether a message is not yet acknowledged.
 func (l *Link[T]) Pending() bool { return l.Acked < l.Sent }
 

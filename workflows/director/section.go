@@ -36,6 +36,8 @@ type SectionOrder struct {
 	Pause *bool `json:"pause,omitempty"`
 	// Arrivals are players moved in from another section: the section seats them (R3, B7).
 	Arrivals []Transfer `json:"arrivals,omitempty"`
+	// Entries are late entries the tournament took: the section seats them (R1) and answers.
+	Entries []EntryOrder `json:"entries,omitempty"`
 	// SendOut moves players to another section (R3, R4 for the whole field: floor.PlanSections).
 	SendOut *SendOutOrder `json:"sendOut,omitempty"`
 	// HandForHand opens round Round at every table of the section (R7); Round 0 ends it.
@@ -67,8 +69,10 @@ type Transfer struct {
 	Stack   int64  `json:"stack"`
 	Away    int    `json:"away,omitempty"`
 	Rebuys  int    `json:"rebuys,omitempty"`
-	From    int    `json:"from"`
-	To      int    `json:"to"`
+	// BountyCents is the bounty on his head (a PKO event): it goes with him.
+	BountyCents int64 `json:"bountyCents,omitempty"`
+	From        int   `json:"from"`
+	To          int   `json:"to"`
 	// Seq, at the tournament, is the sequence number of the order that carries him to To: he is
 	// in To's count once To has applied it.
 	Seq int `json:"seq,omitempty"`
@@ -99,6 +103,13 @@ type SectionEvent struct {
 	Last       string   `json:"last,omitempty"`
 	ChipErrors []string `json:"chipErrors,omitempty"`
 	Closed     bool     `json:"closed,omitempty"`
+	// Money is what the section's players paid and the chips that came into or left play there
+	// since the last event (rebuys, add-ons, withdrawals, disqualifications, colour-ups, entries).
+	Money SectionMoney `json:"money,omitzero"`
+	// Entered answers the late entries the section was sent since the last event.
+	Entered []EntryDone `json:"entered,omitempty"`
+	// Withdrawing counts the withdrawals its tables have not yet made: the field is not final.
+	Withdrawing int `json:"withdrawing,omitempty"`
 }
 
 // SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
@@ -128,7 +139,11 @@ type SectionRole struct {
 	// Sent is the last event's counts: an event goes when they change or there is news.
 	Sent       SectionEvent `json:"sent"`
 	ErrorsSent int          `json:"errorsSent,omitempty"`
-	Closing    bool         `json:"closing,omitempty"`
+	// Reported is the section's money as of its last event; Entered the late entries answered
+	// since.
+	Reported SectionMoney `json:"reported,omitzero"`
+	Entered  []EntryDone  `json:"entered,omitempty"`
+	Closing  bool         `json:"closing,omitempty"`
 	// Ended: the section's workflow is ending (its tables closed, or the wait for them over).
 	Ended bool `json:"ended,omitempty"`
 }
@@ -143,6 +158,7 @@ func NewSectionState(parent string, number int, spec TournamentSpec, tables []fl
 	s.Spec.ContinueAsNewAfter = spec.SectionContinueAsNewAfter
 	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
+	s.Entries = spec.entries(0, 0, 0) // the buy-in, for refunds (the pool is the tournament's)
 	for _, ft := range tables {
 		for _, p := range ft.Seats {
 			if p != "" {
@@ -152,6 +168,7 @@ func NewSectionState(parent string, number int, spec TournamentSpec, tables []fl
 		s.addTable(ft)
 	}
 	s.Field = nil
+	s.Section.Reported = s.money() // the draw's entries: the tournament counted them
 	return s, nil
 }
 
@@ -183,12 +200,24 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 			}
 			s.compact() // a player who left and comes back has no stale record
 			p := s.addPlayer(tr.Player, orElse(tr.Entrant, tr.Player))
-			s.Ledger.Entries-- // an arrival is not an entry: his chips count as transferred
+			// An arrival is not an entry (the tournament counted him where he entered): his chips
+			// count as transferred.
+			s.Ledger.Entries--
+			if p.ID == p.Entrant {
+				s.Entries.Entries--
+			} else {
+				s.Entries.ReEntries--
+			}
 			p.Status, p.Stack, p.Away, p.Rebuys = Moving, tr.Stack, tr.Away, tr.Rebuys
+			s.bountyArrived(p.ID, tr.BountyCents)
 			sec.Transferred += tr.Stack
 			s.placeAnywhere(p, floor.MoveBalance)
 		}
 		s.Field = nil
+	case len(o.Entries) > 0:
+		for _, e := range o.Entries {
+			sec.Entered = append(sec.Entered, s.enter(e))
+		}
 	case o.SendOut != nil:
 		sec.Owed = append(sec.Owed, *o.SendOut)
 	case o.HandForHand != nil:
@@ -274,7 +303,8 @@ func (s *TournamentState) transferOut(m MovedOut) {
 	if p == nil {
 		return
 	}
-	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section})
+	sec.Out = append(sec.Out, Transfer{Player: p.ID, Entrant: p.Entrant, Stack: m.Stack, Away: m.Away, Rebuys: p.Rebuys, From: sec.Number, To: m.Section,
+		BountyCents: s.bountyLeft(p.ID)})
 	sec.Transferred -= m.Stack
 	p.Status, p.Stack, p.Leaving, p.Table, p.Seat = Out, 0, false, 0, 0 // gone: compact forgets him
 }
@@ -346,7 +376,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec := s.Section
 	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
-		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group}
+		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing()}
 	if ev.Players == 1 {
 		for _, p := range s.Players {
 			if p.Status == Seated || p.Status == Moving {
@@ -359,8 +389,9 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	}
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
-	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed
-	changed := ev.Acked != last.Acked || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
+		!ev.Money.IsZero() || len(ev.Entered) > 0
+	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false
@@ -371,10 +402,11 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 			return SectionEvent{}, false
 		}
 	}
-	s.Busts, sec.Out, sec.Group = nil, nil, nil
+	s.Busts, sec.Out, sec.Group, sec.Entered = nil, nil, nil, nil
 	sec.ErrorsSent = len(s.ChipErrors)
+	sec.Reported = s.money()
 	sec.Sent = ev
-	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors = nil, nil, nil, nil
+	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered = nil, nil, nil, nil, SectionMoney{}, nil
 	return ev, true
 }
 

@@ -144,44 +144,9 @@ func playSectionsSpec(t *testing.T, spec TournamentSpec, seed uint64, sections i
 	if n := len(sim.top.Sections); sections > 0 && n != sections {
 		t.Fatalf("%d sections, want %d", n, sections)
 	}
-	most := 0
-	for k := 0; !sim.top.Finished || slices.ContainsFunc(sim.top.Sections, func(r SectionRecord) bool { return r.Phase != SectionClosed }); k++ {
-		if k == 200000 {
-			for _, r := range sim.top.Sections {
-				t.Logf("section %d: %s, round %d, settled %v, orders pending %v", r.Number, r.Phase, r.Last.RoundDone, r.Last.Settled, r.Orders.Pending())
-			}
-			t.Fatalf("not finished: %d left", sim.top.Left)
-		}
-		sim.once()
-		for _, f := range sim.sections {
-			most = max(most, len(f.s.Players))
-		}
-	}
-	written := append(sim.written, sim.top.Unwritten...)
-	entries := spec.PlayerCount
-	if len(written) != entries {
-		t.Fatalf("%d places written, want %d", len(written), entries)
-	}
-	seen := map[string]bool{}
-	places := make([]bool, entries+1)
-	var prizes int64
-	for _, p := range written {
-		if seen[p.Player] {
-			t.Fatalf("%s placed twice", p.Player)
-		}
-		seen[p.Player] = true
-		for k := p.Place; k < p.Place+max(p.Shared, 1); k++ {
-			places[k] = true
-		}
-		prizes += p.Prize
-	}
-	for k := 1; k <= entries; k++ {
-		if !places[k] {
-			t.Fatalf("place %d not given", k)
-		}
-	}
-	if prizes != sim.top.Payouts.Pool {
-		t.Fatalf("prizes add up to %d, the pool is %d", prizes, sim.top.Payouts.Pool)
+	most := playToEnd(t, sim)
+	if field := sim.top.Entries.Field(); field != spec.PlayerCount {
+		t.Fatalf("a field of %d, want %d", field, spec.PlayerCount)
 	}
 	res, err := sim.top.Result()
 	if err != nil || res.Places[0].Place != 1 || len(res.Places) != KeepPlaces {
@@ -217,4 +182,50 @@ func TestSectionsSmallField(t *testing.T) { // rules R1, R4, R5, R7
 			})
 		}
 	}
+}
+
+// playToEnd plays a section simulation to its end and checks the places: every entry in the
+// field placed once, every place from 1 to the field given, the prizes the pool. It returns the
+// most player records a section held at once.
+func playToEnd(t *testing.T, sim *sectionSim) (most int) {
+	t.Helper()
+	for k := 0; !sim.top.Finished || slices.ContainsFunc(sim.top.Sections, func(r SectionRecord) bool { return r.Phase != SectionClosed }); k++ {
+		if k == 200000 {
+			for _, r := range sim.top.Sections {
+				t.Logf("section %d: %s, round %d, settled %v, orders pending %v", r.Number, r.Phase, r.Last.RoundDone, r.Last.Settled, r.Orders.Pending())
+			}
+			t.Fatalf("not finished: %d left", sim.top.Left)
+		}
+		sim.once()
+		for _, f := range sim.sections {
+			most = max(most, len(f.s.Players))
+		}
+	}
+	written := append(sim.written, sim.top.Unwritten...)
+	field := sim.top.Entries.Field()
+	if len(written) != field {
+		t.Fatalf("%d places written, the field is %d", len(written), field)
+	}
+	seen := map[string]bool{}
+	places := make([]bool, field+1)
+	var prizes int64
+	for _, p := range written {
+		if seen[p.Player] || p.Place < 1 || p.Place+max(p.Shared, 1)-1 > field {
+			t.Fatalf("place %+v: twice, or out of 1 to %d", p, field)
+		}
+		seen[p.Player] = true
+		for k := p.Place; k < p.Place+max(p.Shared, 1); k++ {
+			places[k] = true
+		}
+		prizes += p.Prize
+	}
+	for k := 1; k <= field; k++ {
+		if !places[k] {
+			t.Fatalf("place %d not given", k)
+		}
+	}
+	if prizes != sim.top.Payouts.Pool {
+		t.Fatalf("prizes add up to %d, the pool is %d", prizes, sim.top.Payouts.Pool)
+	}
+	return most
 }

@@ -120,14 +120,12 @@ func (s *TournamentState) toolRef() int {
 	return s.Tools.Refs
 }
 
-// verifyTool is what every tool checks first: the tournament is running and is not a section's
-// (a section's state is driven by the tournament of sections, see SectionRole).
+// verifyTool is what every tool checks first: the tournament (or the section) is running, and the
+// action records who took it (P6).
 func (s *TournamentState) verifyTool(by string) error {
 	switch {
 	case s.Finished:
 		return errors.New("the tournament is over")
-	case s.Section != nil:
-		return errors.New("a section takes no director's tools: address the tournament")
 	case by == "":
 		return &floor.RuleError{Rule: "P6", Reason: "a director's action records who took it"}
 	}
@@ -177,6 +175,10 @@ func (s *TournamentState) planMove(r MoveRequest) (floor.DirectorMovePlan, error
 	}
 	if err := s.verifyTablesSettled("R3"); err != nil {
 		return floor.DirectorMovePlan{}, err
+	}
+	if s.Section != nil && s.Table(r.To) == nil {
+		return floor.DirectorMovePlan{}, &floor.RuleError{Rule: "R3", Reason: fmt.Sprintf("table %d is not in section %d, where %s plays: a move by hand stays in his section "+
+			"(the tournament moves players between sections itself, by R3 and R4 over the whole field)", r.To, s.Section.Number, r.Player)}
 	}
 	return floor.PlanDirectorMove(s.openTables(), floor.DirectorMove{Player: floor.PlayerID(r.Player), To: r.To, Seat: r.Seat, By: r.By, Reason: r.Reason}, s.Spec.Balance)
 }
@@ -327,13 +329,17 @@ func (s *TournamentState) started() bool {
 }
 
 // buyIns is what the field bought, as the floor's money sums see it.
-func (s *TournamentState) buyIns() floor.BuyIns {
-	b := floor.BuyIns{Entries: s.Entries, StartingStack: s.Spec.Structure.StartingStack, RebuyChips: s.Spec.RebuyChips}
-	if s.Spec.AddOn != nil {
-		b.AddOn, b.AddOns = *s.Spec.AddOn, s.addOnsPaid()
+func (s *TournamentState) buyIns() floor.BuyIns { return s.Spec.buyIns(s.Entries, s.addOnsPaid()) }
+
+// buyIns is what a field of entries e with addOns add-ons paid bought, as the floor's money sums
+// see it.
+func (s TournamentSpec) buyIns(e floor.Entries, addOns int) floor.BuyIns {
+	b := floor.BuyIns{Entries: e, StartingStack: s.Structure.StartingStack, RebuyChips: s.RebuyChips}
+	if s.AddOn != nil {
+		b.AddOn, b.AddOns = *s.AddOn, addOns
 	}
-	if s.Spec.Bounty != nil {
-		b.Bounty = *s.Spec.Bounty
+	if s.Bounty != nil {
+		b.Bounty = *s.Bounty
 	}
 	return b
 }
@@ -392,6 +398,9 @@ func (s *TournamentState) VerifyUnregister(r UnregisterRequest) error {
 func (s *TournamentState) verifyFieldWithout(n int) error {
 	if left := s.Left() - n - s.withdrawing(); left < 2 {
 		return &floor.RuleError{Rule: "R5", Reason: fmt.Sprintf("withdrawing %d entries leaves %d players: a tournament needs two", n, left)}
+	}
+	if s.Section != nil {
+		return nil // the payouts are the tournament's: it shares the smaller pool when it hears
 	}
 	e := s.Entries
 	e.Entries -= n
@@ -549,6 +558,16 @@ type AddOnRecord struct {
 // simulation's clock skips breaks, so there the add-on break is the level that follows it: the
 // first level after the rebuy period.
 func (s *TournamentState) addOnPeriod(now time.Time) (int, error) {
+	if s.Section != nil {
+		// The tournament keeps the clock and tells the section its period.
+		if !s.Spec.Simulation {
+			return s.Period, nil
+		}
+		if s.levelNumber() != s.Spec.RebuyLevel+1 {
+			return -1, nil
+		}
+		return floor.AddOnBreak(s.Spec.Structure, s.Spec.RebuyLevel)
+	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		return 0, err
@@ -671,6 +690,11 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 			}
 			w := &s.Tools.Withdrawn[k]
 			p := s.player(w.Player)
+			if p == nil {
+				// A section forgets a player once he is out (compact): he busted before his
+				// table could take him off, and was placed.
+				p = &PlayerRecord{}
+			}
 			p.Leaving = false
 			if d.Refused != "" {
 				// He busted or left before his table could take him off: he plays on (or is
@@ -701,9 +725,6 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 // validateTools checks the spec's add-ons and no-show rule (R1, T4).
 func (s TournamentSpec) validateTools() []error {
 	var errs []error
-	if s.Sectioned() && (s.AddOn != nil || s.NoShow != nil || s.Satellite != nil || s.Bounty != nil) {
-		errs = append(errs, fmt.Errorf("add-ons, no-shows, satellites and bounties are for a tournament of one section (up to %d tables): this field plays in sections", OneSectionTables))
-	}
 	if s.AddOn != nil {
 		if err := s.AddOn.Verify(); err != nil {
 			errs = append(errs, err)
@@ -729,7 +750,12 @@ func (s TournamentSpec) validateTools() []error {
 // payoutsFor shares the pool of b: as satellite seats (SatellitePayout: equal seats and the cash
 // remainder), or by the payout structure with the add-ons' money in (R6).
 func (s *TournamentState) payoutsFor(b floor.BuyIns) (floor.Payouts, error) {
-	if sat := s.Spec.Satellite; sat != nil {
+	return s.Spec.payoutsFor(b)
+}
+
+// payoutsFor shares the pool of b by the spec (see TournamentState.payoutsFor).
+func (s TournamentSpec) payoutsFor(b floor.BuyIns) (floor.Payouts, error) {
+	if sat := s.Satellite; sat != nil {
 		sp, err := b.Satellite(*sat)
 		if err != nil {
 			return floor.Payouts{}, err
@@ -737,7 +763,7 @@ func (s *TournamentState) payoutsFor(b floor.BuyIns) (floor.Payouts, error) {
 		return floor.Payouts{Pool: sp.PoolCents + sp.OverlayCents, Prizes: sp.Prizes}, nil
 	}
 	if b.AddOns == 0 && b.Bounty.StartCents == 0 {
-		return floor.ComputePayouts(b.Entries, s.Spec.Payouts)
+		return floor.ComputePayouts(b.Entries, s.Payouts)
 	}
-	return b.Payouts(s.Spec.Payouts)
+	return b.Payouts(s.Payouts)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -70,6 +71,19 @@ type TopState struct {
 	Entries floor.Entries    `json:"entries"`
 	Payouts floor.Payouts    `json:"payouts"`
 	Ledger  floor.ChipLedger `json:"ledger"`
+	// AddOns counts the add-ons paid in every section (their money is in the pool).
+	AddOns int `json:"addOns,omitempty"`
+	// A PKO's bounties as the sections told: the cash paid for knockouts, the unclaimed.
+	BountyPaidCents      int64 `json:"bountyPaidCents,omitempty"`
+	BountyUnclaimedCents int64 `json:"bountyUnclaimedCents,omitempty"`
+	// Held are the elimination groups not yet placed: the field was still open (fieldOpen). They
+	// are the busts of the late registration period (about 50 bytes each).
+	Held [][]floor.Elimination `json:"held,omitempty"`
+	// Entering are the late entries sent to a section and not yet answered to the director.
+	Entering []PendingEntry `json:"entering,omitempty"`
+	// NamedDraw: the draw's players are PlayerNames(Spec.PlayerCount), so a late entry of one of
+	// those IDs is refused here (the draw put him in any section).
+	NamedDraw bool `json:"namedDraw,omitempty"`
 	// TablesOpened counts the tables of the draw (the sections open a few more for late arrivals).
 	TablesOpened int `json:"tablesOpened"`
 
@@ -111,6 +125,7 @@ func (st SectionStart) State(now time.Time) (*TournamentState, error) {
 // sectionTables of the tables (0: the spec's). It returns what the sections start from, for their
 // workflows' inputs: the tournament keeps none of it.
 func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int, now time.Time) (*TopState, []SectionStart, error) {
+	named := len(spec.Players) == 0
 	spec = spec.withDefaults()
 	if err := spec.Validate(); err != nil {
 		return nil, nil, err
@@ -130,11 +145,11 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables)}
+	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named}
 	t.Spec.Players = nil
 	t.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack, Entries: len(field)}
 	t.Entries = spec.entries(len(field), 0, 0)
-	if t.Payouts, err = floor.ComputePayouts(t.Entries, spec.Payouts); err != nil {
+	if t.Payouts, err = t.Spec.payoutsFor(t.buyIns(t.Entries)); err != nil {
 		return nil, nil, err
 	}
 	var sections []SectionStart
@@ -220,6 +235,10 @@ func (t *TopState) OnEvents(n int, msgs []Numbered[SectionEvent]) {
 
 func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	r.Orders.Ack(ev.Acked)
+	t.addMoney(r.Number, ev.Money)
+	for _, e := range ev.Entered {
+		t.entered(e)
+	}
 	for _, g := range ev.Busts {
 		t.place(g)
 	}
@@ -264,7 +283,7 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 			t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("section %d: %s", r.Number, e))
 		}
 	}
-	ev.Busts, ev.Out, ev.Group, ev.ChipErrors = nil, nil, nil, nil
+	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered = nil, nil, nil, nil, SectionMoney{}, nil
 	r.Last = ev
 	if ev.Closed {
 		r.Phase = SectionClosed
@@ -294,12 +313,58 @@ func (t *TopState) checkChips(section int) {
 
 // place gives one elimination group its places (R5, R7) and prizes (R6).
 func (t *TopState) place(group []floor.Elimination) {
-	standings, err := floor.PlaceGroup(t.Left, group)
+	t.Left -= len(group)
+	if t.fieldOpen() || len(t.Held) > 0 {
+		// The field may still grow or shrink (R1): a place counts the field as it ends.
+		t.Held = append(t.Held, group)
+		return
+	}
+	t.award(t.Left+len(group), group)
+}
+
+// fieldOpen: entries may still come in or be withdrawn (late registration, an entry on its way
+// to its section, a withdrawal not yet done), so no place can be given yet.
+func (t *TopState) fieldOpen() bool {
+	if len(t.Entering) > 0 || t.Spec.LateRegistrationLevel > 0 && t.levelNumber() <= t.Spec.LateRegistrationLevel {
+		return true
+	}
+	for _, r := range t.open() {
+		if r.Last.Withdrawing > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// levelNumber is the number of the level the clock is in (1 before the first).
+func (t *TopState) levelNumber() int {
+	if t.Period < 0 {
+		return 1
+	}
+	return max(t.Spec.clockStructure().LevelNumber(t.Period), 1)
+}
+
+// placeHeld gives the groups held while the field was open their places, in the order they
+// busted, counting the field as it is now (R5, R7).
+func (t *TopState) placeHeld() {
+	left := t.Left
+	for _, g := range t.Held {
+		left += len(g)
+	}
+	for _, g := range t.Held {
+		t.award(left, g)
+		left -= len(g)
+	}
+	t.Held = nil
+}
+
+// award gives one elimination group, busted with left players in, its places and prizes (R6).
+func (t *TopState) award(left int, group []floor.Elimination) {
+	standings, err := floor.PlaceGroup(left, group)
 	if err != nil {
 		t.ChipErrors = append(t.ChipErrors, "places: "+err.Error())
 		return
 	}
-	t.Left -= len(group)
 	t.record(floor.AwardPrizes(standings, t.Payouts.Prizes, t.Spec.Payouts.Unit))
 }
 
@@ -378,6 +443,9 @@ func (t *TopState) Step(now time.Time) {
 			h.Rounds++
 		}
 		h.Open, h.Group, h.Participants = false, nil, nil
+	}
+	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
+		t.placeHeld()
 	}
 	if t.Left <= 1 {
 		t.Finish(now)
@@ -555,52 +623,158 @@ func (t *TopState) Clock(r ClockRequest, now time.Time) {
 	t.Tick(now)
 }
 
-// ErrSections is the answer to a director's action a tournament of sections does not take yet.
-var ErrSections = errors.New("a tournament of several sections takes clock actions only; entries, rebuys, sanctions and deals are for a tournament of one section")
+// ErrSections is the answer to a director's action a tournament of sections does not take itself.
+var ErrSections = errors.New("a tournament of several sections takes the clock, late entries and batches itself; an action on a player goes to his section")
 
-// ErrNotInSections is a director's action a tournament of sections refuses, and why: the
-// tournament keeps no player's record (each is in his section's state, so that no state grows
-// with the field), and an action on a player is not yet routed to his section.
+// ErrNotInSections is a director's action the tournament of sections refuses, and why.
 type ErrNotInSections struct {
-	Action string // "entry", "re-entry", "rebuy", "sanction", "deal"
+	Action string // "re-entry", "rebuy", "sanction", "deal", ...
 	Why    string
 }
 
 func (e ErrNotInSections) Error() string {
-	return fmt.Sprintf("%s refused: %s (a tournament of several sections takes clock actions only)", e.Action, e.Why)
+	return fmt.Sprintf("%s refused: %s", e.Action, e.Why)
 }
 
 // Unwrap makes every refusal an ErrSections.
 func (e ErrNotInSections) Unwrap() error { return ErrSections }
 
-// Why a tournament of sections refuses each director's action.
+// Why a tournament of sections refuses each director's action it does not take itself.
 const (
-	whyEntry    = "a late entry needs a seat from the section with the fewest players, and no section takes entries from the tournament yet"
-	whyPlayer   = "the player's record (stack, table, rebuys, sanctions) is in his section's state, and the tournament does not route actions on a player to his section yet"
-	whyDeal     = "a deal needs every player's stack after the last hand with every section's tables paused, and the tournament does not gather them from its sections yet"
-	whySanction = "the player's table and history of sanctions are in his section's state, and the tournament does not route a sanction to his section yet"
+	whyReEntry = "a re-entry needs the busted entrant's record (his entries, R1's limit), which his section forgot when he busted, " +
+		"and the tournament keeps no player's record: re-entries are for a tournament of one section (up to 200 tables)"
+	whyRouted = "the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there " +
+		"(workflows.Tournament finds his section; the sections query lists them)"
+	whyDeal = "a deal needs every player's stack after the last hand with every section's tables paused, and the tournament does not gather them from its sections yet"
 )
 
-// RefuseRegister says why a tournament of sections refuses an entry or a re-entry.
-func (t *TopState) RefuseRegister(r RegisterRequest) error {
-	if r.ReEntryOf != "" {
-		return ErrNotInSections{Action: "re-entry of " + r.ReEntryOf, Why: whyPlayer}
-	}
-	return ErrNotInSections{Action: "entry", Why: whyEntry}
+// RefuseReEntry says why a tournament of sections refuses a re-entry.
+func (t *TopState) RefuseReEntry(r RegisterRequest) error {
+	return ErrNotInSections{Action: "re-entry of " + r.ReEntryOf, Why: whyReEntry}
 }
 
-// RefuseRebuy says why a tournament of sections refuses a rebuy.
-func (t *TopState) RefuseRebuy(r RebuyRequest) error {
-	return ErrNotInSections{Action: "rebuy for " + r.Player, Why: whyPlayer}
-}
-
-// RefuseSanction says why a tournament of sections refuses a sanction.
-func (t *TopState) RefuseSanction(r SanctionRequest) error {
-	return ErrNotInSections{Action: "sanction of " + r.Player, Why: whySanction}
+// RefuseOnPlayer is the answer of the tournament to an action on a player sent to it instead of
+// his section.
+func (t *TopState) RefuseOnPlayer(action string) error {
+	return ErrNotInSections{Action: action, Why: whyRouted}
 }
 
 // RefuseDeal says why a tournament of sections refuses a deal or its quote.
 func (t *TopState) RefuseDeal() error { return ErrNotInSections{Action: "deal", Why: whyDeal} }
+
+// PendingEntry is a late entry sent to a section, until the director has its answer.
+type PendingEntry struct {
+	Key      string `json:"key"`
+	Player   string `json:"player"`
+	Section  int    `json:"section"`
+	Answered bool   `json:"answered,omitempty"`
+	Refused  string `json:"refused,omitempty"`
+}
+
+// Level is the number of the level being played.
+func (t *TopState) Level(now time.Time) int {
+	cs, err := t.ClockAt(now)
+	if err != nil {
+		return 0
+	}
+	return cs.Level
+}
+
+// VerifyRegister says why a late entry cannot be taken (R1: registration closed; R6: the payouts
+// cannot take it; a re-entry), or returns nil. The section it goes to refuses an ID it knows.
+func (t *TopState) VerifyRegister(r RegisterRequest, now time.Time) error {
+	switch {
+	case t.Finished:
+		return errors.New("the tournament is over")
+	case r.ReEntryOf != "":
+		return t.RefuseReEntry(r)
+	case r.Player == "":
+		return errors.New("an entry needs a player ID")
+	}
+	if l := t.Level(now); l > t.Spec.LateRegistrationLevel {
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("registration closed after level %d; this is level %d", t.Spec.LateRegistrationLevel, l)}
+	}
+	if t.inDraw(r.Player) {
+		return fmt.Errorf("%q is registered already (one of the %d entries of the draw)", r.Player, t.Spec.PlayerCount)
+	}
+	pending := 0
+	for _, e := range t.Entering {
+		if e.Answered {
+			continue
+		}
+		if e.Player == r.Player && e.Key != r.Key {
+			return fmt.Errorf("%q is being registered already", r.Player)
+		}
+		pending++
+	}
+	if t.EntrySection(r.Player) == 0 {
+		return errors.New("no section is open to seat a late entry")
+	}
+	e := t.Entries
+	e.Entries += 1 + pending
+	if _, err := t.Spec.payoutsFor(t.buyIns(e)); err != nil {
+		return fmt.Errorf("the payouts cannot take it (tell the director to change the payout structure): %w", err)
+	}
+	return nil
+}
+
+// inDraw reports whether id is one of the names the draw gave (NamedDraw).
+func (t *TopState) inDraw(id string) bool {
+	n := t.Spec.PlayerCount
+	width := max(len(strconv.Itoa(n)), 4)
+	if !t.NamedDraw || len(id) != width+1 || id[0] != 'p' {
+		return false
+	}
+	k, err := strconv.Atoi(id[1:])
+	return err == nil && k >= 1 && k <= n
+}
+
+// Register sends the late entry to its section (EntrySection), which seats him and answers
+// (Entry); the entry counts in the pool once it has (its event's Money).
+func (t *TopState) Register(r RegisterRequest) {
+	if k := slices.IndexFunc(t.Entering, func(e PendingEntry) bool { return e.Key == r.Key }); k >= 0 && r.Key != "" {
+		return
+	}
+	n := t.EntrySection(r.Player)
+	t.Entering = append(t.Entering, PendingEntry{Key: r.Key, Player: r.Player, Section: n})
+	o := EntryOrder{Key: r.Key, Player: r.Player}
+	// The entries of one task to one section go in one order (a batch is one order a section).
+	if rec := t.Section(n); rec != nil {
+		if q := rec.Orders.LastQueued(); q != nil && len(q.Entries) > 0 {
+			q.Entries = append(q.Entries, o)
+			return
+		}
+	}
+	t.order(n, SectionOrder{Entries: []EntryOrder{o}})
+}
+
+// entered takes a section's answer to a late entry.
+func (t *TopState) entered(d EntryDone) {
+	k := slices.IndexFunc(t.Entering, func(e PendingEntry) bool { return e.Key == d.Key && !e.Answered })
+	if k < 0 {
+		return // answered already, or its director's call gave up waiting: the section has it
+	}
+	e := &t.Entering[k]
+	e.Answered, e.Player, e.Refused = true, d.Player, d.Refused
+}
+
+// Entry is the late entry with key key, and whether its section has answered.
+func (t *TopState) Entry(key string) (PendingEntry, bool) {
+	k := slices.IndexFunc(t.Entering, func(e PendingEntry) bool { return e.Key == key })
+	if k < 0 {
+		return PendingEntry{}, false
+	}
+	return t.Entering[k], t.Entering[k].Answered
+}
+
+// TakeEntry forgets the late entry with key key once the director has its answer (a retry of
+// the key later is answered by its section, which keeps it).
+func (t *TopState) TakeEntry(key string) {
+	t.Entering = slices.DeleteFunc(t.Entering, func(e PendingEntry) bool { return e.Key == key })
+	if len(t.Entering) == 0 {
+		t.Entering = nil
+	}
+}
 
 // Progress reports the tournament at now.
 func (t *TopState) Progress(now time.Time) Progress {
@@ -651,7 +825,7 @@ func (t *TopState) Result() (TournamentResult, error) {
 	}
 	return TournamentResult{Name: t.Spec.Name, Places: slices.Clone(t.Places), PrizePool: t.Payouts.Pool, Entries: t.Entries.Field(),
 		HandsPlayed: t.HandsPlayed(), Tables: t.TablesOpened, HandForHandRounds: t.HandForHand.Rounds, Started: t.Started, Ended: t.Ended,
-		Ledger: t.Ledger, ChipErrors: t.ChipErrors}, nil
+		Ledger: t.Ledger, ChipErrors: t.ChipErrors, Bounties: t.BountyResult()}, nil
 }
 
 // Redacted is the state without the seed, for the State query.

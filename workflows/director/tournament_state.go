@@ -528,6 +528,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.Trace(ev)
 	}
 	tr.EventSeq = ev.Seq
+	s.knockoutsOf(ev)
 	for _, g := range ev.Busts {
 		for _, e := range g.Eliminated {
 			if p := s.player(string(e.Player)); p != nil {
@@ -1310,6 +1311,9 @@ func (s *TournamentState) colorUps(from, to int) []ColorUpOrder {
 
 // Level is the number of the level being played.
 func (s *TournamentState) Level(now time.Time) int {
+	if s.Section != nil {
+		return s.levelNumber() // the tournament keeps the clock and tells the section its period
+	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		return 0
