@@ -38,12 +38,11 @@ func NewTableReporter(c client.Client) *TableReporter {
 // update's Accepted stage, one workflow task); the others wait here, in turn. A report the
 // workflow then holds (a table that may not deal, waiting for an order) no longer counts.
 //
-// Why: the SDK's workflow-task pollers poll only the worker's sticky queue while the server
-// reports a backlog there. Tables dealing at full speed without a bound keep one there, and a
-// table whose task is on the normal queue (its first, or one moved off the sticky queue after
-// its timeout) is never started: the tables around it are held short waiting for its players,
-// and the tournament stalls (docs/design.md, "The stall at 10,000 entries"). With the reports
-// bounded the backlog stays small and the pollers take turns on the normal queue.
+// Why: a thousand tables dealing at full speed without a bound keep the worker's sticky queue
+// seconds deep; a task five seconds there is moved to the normal queue, where it costs a replay
+// of its table's history, and the field crawls (docs/design.md, "The stall at 10,000
+// entries"). Bounded, the sticky queue stays short. (WorkerOptions' pollers see to it that the
+// normal queue is polled at all.)
 func NewLocalTableReporter(c client.Client, accepting int) *TableReporter {
 	if accepting <= 0 {
 		return NewTableReporter(c)
