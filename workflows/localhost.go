@@ -12,6 +12,14 @@ import (
 	"github.com/pokerfloor/pokerfloor/engine/report"
 )
 
+// LocalReportsAccepting is how many of a LocalTableHost's reports may wait at once for the tables'
+// worker to take them in (NewLocalTableReporter): a few times its sticky pollers
+// (WorkflowTaskPollers), so that the worker never waits for reports, and few enough that its
+// sticky queue drains in well under the five seconds after which the server moves a task to the
+// normal queue, where it costs a replay of the workflow's history. Measured at 10,000 and 1,000
+// entries against 8, 16 and 64 (docs/design.md, "The stall at 10,000 entries").
+const LocalReportsAccepting = 32
+
 // RunTable runs one table's process until the table closes or ctx ends: in the local run and in
 // tests, the engine/host runner with bots, reporting through c. It returns nil when the table
 // was told to close.

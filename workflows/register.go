@@ -44,12 +44,31 @@ func NewWorkers(c client.Client, taskQueue string, opts worker.Options, host Tab
 // machines' steps are bounded by the field a run holds, far below this.
 const DeadlockDetectionTimeout = 30 * time.Second
 
+// WorkflowTaskPollers is how many workflow-task polls a worker of this package's keeps on each of
+// its two queues: its sticky queue (the workflows it has cached) and the task queue (a
+// workflow's first task, and any moved off the sticky queue after its five seconds there).
+//
+// The SDK's default pollers (two, "Mixed") choose their queue at each poll and take the sticky
+// one whenever the server says it has a backlog; a worker of tables dealing at full speed always
+// has one, so a table whose task is on the task queue was never started, the tables around it
+// waited for its players, and 10,000 entries stalled (docs/design.md, "The stall at 10,000
+// entries"). Polled apart, each queue always has a poll of its own (the SDK's autoscaling
+// behaviour, held at one size: the embedded server gives no scaling hints worth following).
+const WorkflowTaskPollers = 4
+
 // WorkerOptions returns opts with this package's defaults where opts leaves them unset: the
-// deadlock detector's DeadlockDetectionTimeout. NewWorkers applies it; a worker made another way
+// deadlock detector's DeadlockDetectionTimeout, and WorkflowTaskPollers polls on the sticky
+// queue and as many on the task queue. NewWorkers applies it; a worker made another way
 // (temporaltest's NewWorkerWithOptions) should too.
 func WorkerOptions(opts worker.Options) worker.Options {
 	if opts.DeadlockDetectionTimeout == 0 {
 		opts.DeadlockDetectionTimeout = DeadlockDetectionTimeout
+	}
+	if opts.WorkflowTaskPollerBehavior == nil && opts.MaxConcurrentWorkflowTaskPollers == 0 {
+		n := WorkflowTaskPollers
+		opts.WorkflowTaskPollerBehavior = worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{
+			InitialNumberOfPollers: n, MinimumNumberOfPollers: n, MaximumNumberOfPollers: n,
+		})
 	}
 	return opts
 }

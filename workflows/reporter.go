@@ -23,11 +23,31 @@ import (
 // ID of its own.
 type TableReporter struct {
 	client client.Client
+	// accepting, when not nil, holds a token for each report waiting for its workflow task: the
+	// bound NewLocalTableReporter sets.
+	accepting chan struct{}
 }
 
 // NewTableReporter returns the Reporter of table processes that report through c.
 func NewTableReporter(c client.Client) *TableReporter {
 	return &TableReporter{client: c}
+}
+
+// NewLocalTableReporter returns the Reporter of the many tables one process hosts (LocalTableHost):
+// at most accepting of their reports at once wait for the tables' worker to take them in (the
+// update's Accepted stage, one workflow task); the others wait here, in turn. A report the
+// workflow then holds (a table that may not deal, waiting for an order) no longer counts.
+//
+// Why: a thousand tables dealing at full speed without a bound keep the worker's sticky queue
+// seconds deep; a task five seconds there is moved to the normal queue, where it costs a replay
+// of its table's history, and the field crawls (docs/design.md, "The stall at 10,000
+// entries"). Bounded, the sticky queue stays short. (WorkerOptions' pollers see to it that the
+// normal queue is polled at all.)
+func NewLocalTableReporter(c client.Client, accepting int) *TableReporter {
+	if accepting <= 0 {
+		return NewTableReporter(c)
+	}
+	return &TableReporter{client: c, accepting: make(chan struct{}, accepting)}
 }
 
 var _ report.Reporter = (*TableReporter)(nil)
@@ -46,16 +66,15 @@ func (c *TableReporter) Report(ctx context.Context, tableID string, results []re
 	} else {
 		id = tableID + "/next/" + nonce()
 	}
-	h, err := c.client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID:   tableID,
-		UpdateID:     id,
-		UpdateName:   ReportUpdate,
-		Args:         []any{director.ReportRequest{Results: results}},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
+	h, err := c.update(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: tableID,
+		UpdateID:   id,
+		UpdateName: ReportUpdate,
+		Args:       []any{director.ReportRequest{Results: results}},
 	})
 	var st report.State
 	if err == nil {
-		err = h.Get(ctx, &st)
+		err = h.Get(ctx, &st) // at once when the task that accepted the report answered it
 	}
 	if err == nil {
 		return st, nil
@@ -69,6 +88,23 @@ func (c *TableReporter) Report(ctx context.Context, tableID string, results []re
 		return report.State{TableID: tableID, Directive: report.Close}, nil
 	}
 	return report.State{}, err
+}
+
+// update sends the report: unbounded, it waits for the answer; bounded, it holds a token only
+// until the report is accepted (the server answers at once if the same task completed it).
+func (c *TableReporter) update(ctx context.Context, opts client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error) {
+	if c.accepting == nil {
+		opts.WaitForStage = client.WorkflowUpdateStageCompleted
+		return c.client.UpdateWorkflow(ctx, opts)
+	}
+	select {
+	case c.accepting <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.accepting }()
+	opts.WaitForStage = client.WorkflowUpdateStageAccepted
+	return c.client.UpdateWorkflow(ctx, opts)
 }
 
 func nonce() string {

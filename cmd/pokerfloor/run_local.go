@@ -66,7 +66,9 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	if logs != nil {
 		tableLog = slog.New(slog.NewTextHandler(logs, nil))
 	}
-	var reporter report.Reporter = workflows.NewTableReporter(c)
+	// The tables' reports bounded, so that the tables' worker drains its sticky queue
+	// (docs/design.md, "The stall at 10,000 entries").
+	var reporter report.Reporter = workflows.NewLocalTableReporter(c, workflows.LocalReportsAccepting)
 	tournaments := &tableTournaments{}
 	reporter = instrumentReporter(tel, reporter, tournaments) // run_telemetry.go
 	if !s.MaxSpeed {
