@@ -8,6 +8,7 @@ import (
 
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -94,23 +95,37 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 	return ctrl.Result{}, nil
 }
 
-// register sends every entry, entriesInFlight at a time, and returns the refused ones in the
-// batch's order, and the IDs of the entries and re-entries accepted. One player's entries go one after the other, in the batch's order (his entry
-// before his rebuy); different players' at once. An error means some entry could not be decided
-// (Temporal unreachable).
+// register sends the batch's entries and returns the refused ones in the batch's order, and the
+// IDs of the entries and re-entries accepted. The entries and re-entries that come before any
+// rebuy or add-on of their player go first, in one RegisterBatch Update (a batch of 1,000 is one
+// Update, not 1,000: Temporal takes 2,000 Updates in a run); then the rest, entriesInFlight at a
+// time, one player's one after the other in the batch's order (his entry before his rebuy),
+// different players' at once. An error means some entry could not be decided (Temporal
+// unreachable).
 func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, []string, error) {
 	reasons := make([]string, len(b.Spec.Entries))
 	ids := make([]string, len(b.Spec.Entries))
 	errs := make([]error, len(b.Spec.Entries))
-	var players [][]int // each player's entries, by index, in the batch's order
+	var players [][]int // each player's entries after the batch Update, by index, in the batch's order
 	first := map[string]int{}
+	var batched []int // the entries in the batch Update, by index
+	keys := map[string]bool{}
 	for i, e := range b.Spec.Entries {
 		k, ok := first[e.Player]
 		if !ok {
 			k, first[e.Player] = len(players), len(players)
 			players = append(players, nil)
 		}
+		key := entryKey(string(b.UID), e)
+		if len(players[k]) == 0 && (e.Kind == pokerv1.EntryFirst || e.Kind == pokerv1.EntryReEntry || e.Kind == "") && !keys[key] {
+			keys[key] = true
+			batched = append(batched, i)
+			continue
+		}
 		players[k] = append(players[k], i)
+	}
+	if err := registerBatch(ctx, t, string(b.UID), b.Spec.Entries, batched, ids, reasons); err != nil {
+		return nil, nil, err
 	}
 	next := make(chan []int)
 	var wg sync.WaitGroup
@@ -147,7 +162,7 @@ func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tourna
 // returns the ID of an entry or re-entry taken, the tournament's refusal, or an error when it
 // could not ask.
 func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e pokerv1.Entry) (id, refusal string, err error) {
-	key := batch + "/" + e.Player + "/" + string(e.Kind)
+	key := entryKey(batch, e)
 	for {
 		switch e.Kind {
 		case pokerv1.EntryReEntry:
@@ -178,6 +193,58 @@ func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e
 		return "", reason, nil
 	}
 	return "", "", err
+}
+
+// entryKey is an entry's idempotency key: the batch's UID, the player and the kind.
+func entryKey(batch string, e pokerv1.Entry) string {
+	return batch + "/" + e.Player + "/" + string(e.Kind)
+}
+
+// registerBatch sends the entries and re-entries at the indexes of batched in RegisterBatch
+// Updates of at most director.MaxBatchEntries, waiting while the workflow has too many Updates in
+// flight, and writes each one's entry ID or refusal at its index.
+func registerBatch(ctx context.Context, t *workflows.Tournament, batch string, entries []pokerv1.Entry, batched []int, ids, reasons []string) error {
+	for n := 0; len(batched) > 0; n++ {
+		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
+		batched = batched[len(chunk):]
+		req := workflows.RegisterBatchRequest{Key: fmt.Sprintf("%s/batch/%d", batch, n)}
+		for _, i := range chunk {
+			e := entries[i]
+			be := workflows.BatchEntry{Player: e.Player, Key: entryKey(batch, e)}
+			if e.Kind == pokerv1.EntryReEntry {
+				be = workflows.BatchEntry{ReEntryOf: e.Player, Key: be.Key}
+			}
+			req.Entries = append(req.Entries, be)
+		}
+		var res []workflows.BatchResult
+		var err error
+		for {
+			if res, err = t.RegisterBatch(ctx, req); !busy(err) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		if reason, ok := refusalOf(err); ok {
+			for _, i := range chunk {
+				reasons[i] = reason
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("registering %d entries: %w", len(chunk), err)
+		}
+		if len(res) != len(chunk) {
+			return fmt.Errorf("registering %d entries: the tournament answered %d", len(chunk), len(res))
+		}
+		for k, i := range chunk {
+			ids[i], reasons[i] = res[k].Entry, res[k].Refused
+		}
+	}
+	return nil
 }
 
 // refuseAll refuses every entry for one reason (no tournament, no issuer).
