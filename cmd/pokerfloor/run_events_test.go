@@ -24,7 +24,6 @@ func TestRunEventFlagsExitTwo(t *testing.T) {
 		{"satellite three decimals", []string{"--satellite", "5.001"}, `--satellite "5.001"`},
 		{"satellite too dear", []string{"--players", "20", "--satellite", "5000"}, "does not buy one seat"},
 		{"satellite too cheap", []string{"--players", "20", "--satellite", "10"}, "every entry would win one"},
-		{"bounty in sections", []string{"--players", "3000", "--bounty", "50"}, "a tournament of one section"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
