@@ -99,7 +99,10 @@ func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 			return err
 		}
 		st := pdb.Status
-		if st.ObservedGeneration != pdb.Generation || st.DisruptionsAllowed != 0 || len(st.Conditions) == 0 {
+		// Its SyncFailed status may keep observedGeneration 0 (seen at a load of 11, two suites
+		// side by side): the API server then refuses evictions as "still being processed", also
+		// a 429 for the budget.
+		if st.DisruptionsAllowed != 0 || len(st.Conditions) == 0 {
 			return fmt.Errorf("status %+v", st)
 		}
 		t.Logf("the budget's status: %+v", st)

@@ -159,49 +159,77 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	// The director moves him, on a paused clock (the tables stand still, nobody else is moving).
 	// If the floor has moved him meanwhile (his table broken, R4, or balanced, R3), that is the
 	// move he follows.
-	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
-	f.stopped(t, wf)
 	var open []workflows.TableView
-	waitFor(t, "nobody on his way between tables", stepDeadline, func() error {
-		v, err := o.temporal.QueryWorkflow(ctx, id, "", workflows.StateQuery)
-		if err != nil {
-			return err
-		}
-		var st director.TournamentState
-		if err := v.Get(&st); err != nil {
-			return err
-		}
-		if st.MovesPending() {
-			return fmt.Errorf("players are moving")
-		}
-		open = nil
-		for _, tv := range st.TablesView() {
-			if !tv.Closed && !tv.Breaking && tv.Players > 0 {
-				open = append(open, tv)
-			}
-		}
-		return nil
-	})
-	seat, err := wf.Seat(ctx, "hero")
-	if err != nil || seat.Status != workflows.SeatSeated {
-		t.Fatalf("hero's seat %+v (%v), want seated", seat, err)
-	}
 	var to workflows.TableView
-	if seat.TableID != first {
-		t.Logf("the floor moved hero from %s to %s before the director could", first, seat.TableID)
-		to = workflows.TableView{ID: seat.Table, Workflow: seat.TableID}
-	} else {
-		for _, tv := range open {
-			if tv.ID != seat.Table && (to.ID == 0 || tv.Players < to.Players) {
-				to = tv
+	playOn := func() {
+		before, err := wf.Progress(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
+		waitFor(t, "five more hands", stepDeadline, func() error {
+			p, err := wf.Progress(ctx)
+			if err != nil {
+				return err
 			}
+			if p.HandsPlayed < before.HandsPlayed+5 {
+				return fmt.Errorf("%d hands, want %d", p.HandsPlayed, before.HandsPlayed+5)
+			}
+			return nil
+		})
+	}
+	for try := 1; ; try++ {
+		to = workflows.TableView{}
+		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
+		f.stopped(t, wf)
+		waitFor(t, "nobody on his way between tables", stepDeadline, func() error {
+			v, err := o.temporal.QueryWorkflow(ctx, id, "", workflows.StateQuery)
+			if err != nil {
+				return err
+			}
+			var st director.TournamentState
+			if err := v.Get(&st); err != nil {
+				return err
+			}
+			if st.MovesPending() {
+				return fmt.Errorf("players are moving")
+			}
+			open = nil
+			for _, tv := range st.TablesView() {
+				if !tv.Closed && !tv.Breaking && tv.Players > 0 {
+					open = append(open, tv)
+				}
+			}
+			return nil
+		})
+		seat, err := wf.Seat(ctx, "hero")
+		if err != nil || seat.Status != workflows.SeatSeated {
+			t.Fatalf("hero's seat %+v (%v), want seated", seat, err)
 		}
-		if to.ID == 0 {
-			t.Fatalf("no other table to move hero to: %+v", open)
+		if seat.TableID != first {
+			t.Logf("the floor moved hero from %s to %s before the director could", first, seat.TableID)
+			to = workflows.TableView{ID: seat.Table, Workflow: seat.TableID}
+		} else {
+			for _, tv := range open {
+				if tv.ID != seat.Table && (to.ID == 0 || tv.Players < to.Players) {
+					to = tv
+				}
+			}
+			if to.ID == 0 {
+				t.Fatalf("no other table to move hero to: %+v", open)
+			}
+			a := f.floorAction(t, tm.Name, "move-hero", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove, Reason: "the gateway follows him",
+				Move: &pokerv1.MoveAction{Player: "hero", ToTable: int32(to.ID)}})
+			if try < 5 && a.Status.Phase == "Refused" && strings.Contains(a.Status.Message, "no table may have") {
+				// R3's balance forbids it at these counts (hero's table the shorter): play on a few
+				// hands and try again.
+				t.Logf("try %d: %s", try, a.Status.Message)
+				playOn()
+				continue
+			}
+			wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("to table %d", to.ID))
 		}
-		a := f.floorAction(t, tm.Name, "move-hero", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove, Reason: "the gateway follows him",
-			Move: &pokerv1.MoveAction{Player: "hero", ToTable: int32(to.ID)}})
-		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("to table %d", to.ID))
+		break
 	}
 	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
 	playing("hero plays two hands at his new table", finishDeadline, func() bool {
