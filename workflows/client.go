@@ -30,7 +30,7 @@ func StartTournament(ctx context.Context, c client.Client, id, taskQueue string,
 	if taskQueue == "" {
 		taskQueue = TaskQueue
 	}
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, TournamentWorkflow, TournamentInput{Spec: spec})
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue, WorkflowTaskTimeout: StateTaskTimeout}, TournamentWorkflow, TournamentInput{Spec: spec})
 	if err != nil {
 		return nil, fmt.Errorf("starting tournament %s: %w", id, err)
 	}

@@ -56,6 +56,13 @@ const DeadlockDetectionTimeout = 30 * time.Second
 // behaviour, held at one size: the embedded server gives no scaling hints worth following).
 const WorkflowTaskPollers = 4
 
+// StateTaskTimeout is the workflow task timeout of the tournament and its sections, the
+// workflows with the largest state and histories: a task that replays a section's history after
+// its cache entry was evicted took over the server's default of 10 s with two test suites side by
+// side on 2 cores (TestHundredThousandEntriesWithinTemporalsLimits: two tasks failed "context
+// deadline exceeded"). Continued runs keep it.
+const StateTaskTimeout = time.Minute
+
 // WorkerOptions returns opts with this package's defaults where opts leaves them unset: the
 // deadlock detector's DeadlockDetectionTimeout, and WorkflowTaskPollers polls on the sticky
 // queue and as many on the task queue. NewWorkers applies it; a worker made another way

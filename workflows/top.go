@@ -184,8 +184,9 @@ func (w *topRun) process(ctx workflow.Context) {
 func (w *topRun) startSection(ctx workflow.Context, sec director.SectionStart) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
-		WorkflowID:        director.SectionWorkflowID(sec.Parent, sec.Number),
-		ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowID:          director.SectionWorkflowID(sec.Parent, sec.Number),
+		ParentClosePolicy:   enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowTaskTimeout: StateTaskTimeout,
 	})
 	child := workflow.ExecuteChildWorkflow(cctx, SectionWorkflow, TournamentInput{Section: &sec})
 	w.starting++
