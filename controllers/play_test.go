@@ -19,7 +19,6 @@ import (
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/pokerfloor/pokerfloor/workflows"
-	"github.com/pokerfloor/pokerfloor/workflows/director"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -161,47 +160,11 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	// move he follows.
 	var open []workflows.TableView
 	var to workflows.TableView
-	playOn := func() {
-		before, err := wf.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
-		waitFor(t, "five more hands", stepDeadline, func() error {
-			p, err := wf.Progress(ctx)
-			if err != nil {
-				return err
-			}
-			if p.HandsPlayed < before.HandsPlayed+5 {
-				return fmt.Errorf("%d hands, want %d", p.HandsPlayed, before.HandsPlayed+5)
-			}
-			return nil
-		})
-	}
 	for try := 1; ; try++ {
 		to = workflows.TableView{}
 		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
 		f.stopped(t, wf)
-		waitFor(t, "nobody on his way between tables", stepDeadline, func() error {
-			v, err := o.temporal.QueryWorkflow(ctx, id, "", workflows.StateQuery)
-			if err != nil {
-				return err
-			}
-			var st director.TournamentState
-			if err := v.Get(&st); err != nil {
-				return err
-			}
-			if st.MovesPending() {
-				return fmt.Errorf("players are moving")
-			}
-			open = nil
-			for _, tv := range st.TablesView() {
-				if !tv.Closed && !tv.Breaking && tv.Players > 0 {
-					open = append(open, tv)
-				}
-			}
-			return nil
-		})
+		open = f.settled(t, id)
 		seat, err := wf.Seat(ctx, "hero")
 		if err != nil || seat.Status != workflows.SeatSeated {
 			t.Fatalf("hero's seat %+v (%v), want seated", seat, err)
@@ -224,7 +187,7 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 				// R3's balance forbids it at these counts (hero's table the shorter): play on a few
 				// hands and try again.
 				t.Logf("try %d: %s", try, a.Status.Message)
-				playOn()
+				f.playOn(t, wf, client.ObjectKeyFromObject(tm))
 				continue
 			}
 			wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("to table %d", to.ID))

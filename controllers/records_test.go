@@ -207,6 +207,27 @@ func (f *recordsFixture) settled(t *testing.T, id string) []workflows.TableView 
 	return open
 }
 
+// playOn resumes the paused tournament at key and waits for five more hands: the tables'
+// counts change, and the caller pauses it again.
+func (f *recordsFixture) playOn(t *testing.T, wf *workflows.Tournament, key client.ObjectKey) {
+	t.Helper()
+	before, err := wf.Progress(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setPausedSpec(t, f.ctx, f.admin, key, false)
+	waitFor(t, "five more hands", stepDeadline, func() error {
+		p, err := wf.Progress(f.ctx)
+		if err != nil {
+			return err
+		}
+		if p.HandsPlayed < before.HandsPlayed+5 {
+			return fmt.Errorf("%d hands, want %d", p.HandsPlayed, before.HandsPlayed+5)
+		}
+		return nil
+	})
+}
+
 // hasBalanceSeat says whether a moved player may be seated at v (R3: floor.BalanceSeat).
 func hasBalanceSeat(v workflows.TableView) bool {
 	ft := floor.Table{ID: v.ID, Seats: make([]floor.PlayerID, len(v.Seats)), Button: v.Button, BigBlind: v.BigBlind}
@@ -401,21 +422,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 			break
 		}
 		t.Logf("every open table is full at the pause (%d tables): playing on", len(open))
-		before, err := wf.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
-		waitFor(t, "five more hands", stepDeadline, func() error {
-			p, err := wf.Progress(ctx)
-			if err != nil {
-				return err
-			}
-			if p.HandsPlayed < before.HandsPlayed+5 {
-				return fmt.Errorf("%d hands, want %d", p.HandsPlayed, before.HandsPlayed+5)
-			}
-			return nil
-		})
+		f.playOn(t, wf, client.ObjectKeyFromObject(tm))
 	}
 
 	t.Run("AddTimeRefusedInASimulation", func(t *testing.T) {
