@@ -148,6 +148,11 @@ func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 		t.Logf("the budget's status: %+v", st)
 		return nil
 	})
+	// A budget of this shape, as the API server returns it, is left as it is (every reconcile
+	// calls ensurePDB).
+	if pdb, _, err := budget(); err != nil || !sameBudget(pdb.Spec, tablesPDBSpec(tournament.Name)) {
+		t.Fatalf("the budget's spec %+v (%v) is not ensurePDB's own shape to it: every reconcile would patch it", pdb.Spec, err)
+	}
 
 	evict := func(pod *corev1.Pod) error {
 		return c.client.SubResource("eviction").Create(ctx, pod, &policyv1.Eviction{

@@ -307,6 +307,12 @@ func tablesPDBSpec(tournament string) policyv1.PodDisruptionBudgetSpec {
 	}
 }
 
+// sameBudget says whether a budget's spec, as the API server returns it, is want's.
+func sameBudget(got, want policyv1.PodDisruptionBudgetSpec) bool {
+	return equality.Semantic.DeepEqual(got.MinAvailable, want.MinAvailable) && got.MaxUnavailable == nil &&
+		equality.Semantic.DeepEqual(got.Selector, want.Selector)
+}
+
 // ensurePDB creates the tournament's PodDisruptionBudget (tablesPDBSpec), or brings one of an
 // older shape to it (a budget's spec may change; until the disruption controller has seen the
 // change the Eviction API refuses the Pods it selects as still being processed).
@@ -316,8 +322,7 @@ func (r *TournamentReconciler) ensurePDB(ctx context.Context, t *pokerv1.Tournam
 	err := r.Get(ctx, client.ObjectKey{Namespace: t.Namespace, Name: tablesPDBName(t.Name)}, &pdb)
 	switch {
 	case err == nil:
-		if equality.Semantic.DeepEqual(pdb.Spec.MinAvailable, want.MinAvailable) && pdb.Spec.MaxUnavailable == nil &&
-			equality.Semantic.DeepEqual(pdb.Spec.Selector, want.Selector) {
+		if sameBudget(pdb.Spec, want) {
 			return nil
 		}
 		if !metav1.IsControlledBy(&pdb, t) {
