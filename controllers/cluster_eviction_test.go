@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,7 +15,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
@@ -29,8 +31,12 @@ import (
 // Table reconciler's (tablePod) for the Tables the worker's TableHost creates, scheduled and Running
 // on kwok's node; the protected label is what the Table reconciler writes from a Pod's /inhand
 // (TestOperatorPlaysATournament proves that part with real table processes; kwok's Pods run none).
-// A Pod mid-hand is refused with 429 TooManyRequests, naming the budget; one between hands is
-// evicted; the Pod refused is evicted once its hand is over.
+//
+// The budget of the shape before (maxUnavailable 0) fails to sync, a Table having no scale
+// subresource; ensurePDB brings it to minAvailable, whose status the controller computes from the
+// Pods it selects: observed, DisruptionAllowed False for InsufficientPods, the protected Pod
+// counted. A Pod mid-hand is refused with 429 TooManyRequests, naming the budget; one between
+// hands is evicted; the Pod refused is evicted once its hand is over.
 func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a cluster")
@@ -45,7 +51,16 @@ func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 	if err := c.client.Create(ctx, tournament); err != nil {
 		t.Fatal(err)
 	}
-	if err := (&TournamentReconciler{Client: c.client}).ensurePDB(ctx, tournament); err != nil {
+	// The budget as the manager made it before: maxUnavailable 0 over the protected Pods.
+	zero := intstr.FromInt32(0)
+	old := &policyv1.PodDisruptionBudget{
+		ObjectMeta: metav1.ObjectMeta{Name: tablesPDBName(tournament.Name), Namespace: tournament.Namespace},
+		Spec:       policyv1.PodDisruptionBudgetSpec{MaxUnavailable: &zero, Selector: tablesPDBSpec(tournament.Name).Selector},
+	}
+	if err := controllerutil.SetControllerReference(tournament, old, c.scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.client.Create(ctx, old); err != nil {
 		t.Fatal(err)
 	}
 	id := tournamentWorkflowID(tournament)
@@ -86,28 +101,58 @@ func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 		}
 		return nil
 	})
-	// The disruption controller has processed the budget (until it has, the API server refuses
-	// every eviction as "still being processed") and allows no disruption. A Table has no scale
-	// subresource, so with maxUnavailable the controller cannot count the Pods its owner expects:
-	// its condition is SyncFailed ("tables.poker.pokerfloor.dev does not implement the scale
-	// subresource") and it allows no disruption of the Pods it selects, which is the protection
-	// wanted (kubernetes/kubernetes#129625 describes the same for Jobs).
-	pdbKey := client.ObjectKey{Namespace: tournament.Namespace, Name: tablesPDBName(tournament.Name)}
-	waitFor(t, "the budget's status from the disruption controller", stepDeadline, func() error {
+	pdbKey := client.ObjectKeyFromObject(old)
+	budget := func() (policyv1.PodDisruptionBudget, *metav1.Condition, error) {
 		var pdb policyv1.PodDisruptionBudget
 		if err := c.client.Get(ctx, pdbKey, &pdb); err != nil {
+			return pdb, nil, err
+		}
+		return pdb, meta.FindStatusCondition(pdb.Status.Conditions, policyv1.DisruptionAllowedCondition), nil
+	}
+	// With maxUnavailable the controller asks the protected Pod's controller, its Table, for its
+	// scale, and a Table has none.
+	waitFor(t, "the old budget failing to sync", stepDeadline, func() error {
+		pdb, cond, err := budget()
+		if err != nil {
+			return err
+		}
+		if cond == nil || cond.Reason != policyv1.SyncFailedReason {
+			return fmt.Errorf("status %+v", pdb.Status)
+		}
+		t.Logf("the old budget: %s %s: %s", cond.Status, cond.Reason, cond.Message)
+		return nil
+	})
+	if err := (&TournamentReconciler{Client: c.client}).ensurePDB(ctx, tournament); err != nil {
+		t.Fatal(err)
+	}
+	// The controller computes the budget from the Pods it selects: the protected one, ready.
+	// Until it has observed the new spec the API server refuses every eviction the budget covers
+	// as still being processed (a 429 too, which the test does not rely on).
+	waitFor(t, "the budget's status computed by the disruption controller", stepDeadline, func() error {
+		pdb, cond, err := budget()
+		if err != nil {
 			return err
 		}
 		st := pdb.Status
-		// Its SyncFailed status may keep observedGeneration 0 (seen at a load of 11, two suites
-		// side by side): the API server then refuses evictions as "still being processed", also
-		// a 429 for the budget.
-		if st.DisruptionsAllowed != 0 || len(st.Conditions) == 0 {
-			return fmt.Errorf("status %+v", st)
+		if pdb.Spec.MaxUnavailable != nil || pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.IntValue() != maxTablePods {
+			return fmt.Errorf("spec %+v, want minAvailable %d and no maxUnavailable", pdb.Spec, maxTablePods)
+		}
+		if st.ObservedGeneration != pdb.Generation || cond == nil || cond.Reason == policyv1.SyncFailedReason ||
+			st.ExpectedPods != 1 || st.CurrentHealthy != 1 {
+			return fmt.Errorf("generation %d, status %+v", pdb.Generation, st)
+		}
+		if st.DisruptionsAllowed != 0 || st.DesiredHealthy != maxTablePods || cond.Status != metav1.ConditionFalse || cond.Reason != policyv1.InsufficientPodsReason {
+			t.Fatalf("status %+v, want no disruption allowed, %d desired healthy, DisruptionAllowed False for %s",
+				st, maxTablePods, policyv1.InsufficientPodsReason)
 		}
 		t.Logf("the budget's status: %+v", st)
 		return nil
 	})
+	// A budget of this shape, as the API server returns it, is left as it is (every reconcile
+	// calls ensurePDB).
+	if pdb, _, err := budget(); err != nil || !sameBudget(pdb.Spec, tablesPDBSpec(tournament.Name)) {
+		t.Fatalf("the budget's spec %+v (%v) is not ensurePDB's own shape to it: every reconcile would patch it", pdb.Spec, err)
+	}
 
 	evict := func(pod *corev1.Pod) error {
 		return c.client.SubResource("eviction").Create(ctx, pod, &policyv1.Eviction{
@@ -120,8 +165,9 @@ func TestClusterEvictionWaitsForTheHand(t *testing.T) {
 			causes = append(causes, string(c.Type)+": "+c.Message)
 		}
 	}
-	if !apierrors.IsTooManyRequests(err) || !strings.Contains(err.Error(), "disruption budget") {
-		t.Errorf("evicting the Pod mid-hand: %v (%v), want 429 TooManyRequests for the disruption budget", err, causes)
+	needs := fmt.Sprintf("The disruption budget %s needs %d healthy pods and has 1 currently", pdbKey.Name, maxTablePods)
+	if !apierrors.IsTooManyRequests(err) || !slices.Contains(causes, string(policyv1.DisruptionBudgetCause)+": "+needs) {
+		t.Errorf("evicting the Pod mid-hand: %v (%v), want 429 TooManyRequests: %q", err, causes, needs)
 	} else {
 		t.Logf("mid-hand: 429 %v %v", err, causes)
 	}

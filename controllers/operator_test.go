@@ -459,7 +459,8 @@ func TestOperatorPlaysATournament(t *testing.T) {
 			return err
 		}
 		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
-		if err != nil || !sel.Matches(labels.Set(pods.Items[0].Labels)) || pdb.Spec.MaxUnavailable == nil || pdb.Spec.MaxUnavailable.IntValue() != 0 {
+		if err != nil || !sel.Matches(labels.Set(pods.Items[0].Labels)) || pdb.Spec.MaxUnavailable != nil ||
+			pdb.Spec.MinAvailable == nil || pdb.Spec.MinAvailable.IntValue() != maxTablePods {
 			return fmt.Errorf("PDB %+v does not hold Pod %s (%v)", pdb.Spec, pods.Items[0].Name, err)
 		}
 		return nil

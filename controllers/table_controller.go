@@ -28,7 +28,7 @@ import (
 // which the reconciler asks while the Pod is ready).
 //
 // A Pod in the middle of a hand is protected from eviction by the tournament's
-// PodDisruptionBudget (see tablesPDB), which selects the Pods this reconciler labels protected.
+// PodDisruptionBudget (tablesPDBSpec), which selects the Pods this reconciler labels protected.
 // A PDB and not the cluster autoscaler's safe-to-evict annotation: every eviction (kubectl drain,
 // node upgrades, the autoscaler too) goes through the Eviction API, which honours PDBs; the
 // annotation is read by the autoscaler only. Between two looks the table process's own SIGTERM

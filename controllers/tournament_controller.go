@@ -10,6 +10,7 @@ import (
 	temporal "go.temporal.io/sdk/client"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -41,7 +42,7 @@ type TournamentReconciler struct {
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=tournaments/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=tournaments/finalizers,verbs=update
 // +kubebuilder:rbac:groups=poker.pokerfloor.dev,resources=tables,verbs=get;list;watch
-// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get;list;watch;create;patch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile fetches the Tournament, ends its workflow if it is being deleted, and otherwise makes
@@ -283,21 +284,59 @@ func (r *TournamentReconciler) finalize(ctx context.Context, t *pokerv1.Tourname
 // tablesPDBName is the name of a tournament's PodDisruptionBudget.
 func tablesPDBName(tournament string) string { return tournament + "-in-hand" }
 
-// ensurePDB creates the tournament's PodDisruptionBudget: none of its table Pods labelled
-// protected (in the middle of a hand) may be evicted.
+// maxTablePods is the most table Pods a tournament can have: one a Table, and a Table's number
+// is at most 100,000 (api/v1alpha1 TableSpec.Number). The tournament's budget asks for this many
+// of its protected Pods to stay available, so that it never allows one of them to go.
+const maxTablePods = 100000
+
+// tablesPDBSpec is the tournament's budget: it selects the tournament's table Pods labelled
+// protected (a hand in progress) and allows none of them to be evicted, counted by the disruption
+// controller against the Pods it selects. An integer minAvailable is the one shape the controller
+// computes from the selected Pods alone (desiredHealthy = minAvailable, expectedPods = the Pods
+// selected: getExpectedPodCount in kubernetes' pkg/controller/disruption); maxUnavailable or a
+// percentage asks each Pod's controller for its scale, and a Table has none, so the budget failed
+// to sync (SyncFailed) and protected only by that failure. minAvailable at least the number of
+// Pods selected leaves disruptionsAllowed at 0 whatever the count; a Pod between hands is not
+// selected, and the Eviction API evicts it without a budget (docs/kubernetes.md says why one
+// budget a tournament and not one a table).
+func tablesPDBSpec(tournament string) policyv1.PodDisruptionBudgetSpec {
+	all := intstr.FromInt32(maxTablePods)
+	return policyv1.PodDisruptionBudgetSpec{
+		MinAvailable: &all,
+		Selector:     &metav1.LabelSelector{MatchLabels: map[string]string{TournamentLabel: tournament, ProtectedLabel: "true"}},
+	}
+}
+
+// sameBudget says whether a budget's spec, as the API server returns it, is want's.
+func sameBudget(got, want policyv1.PodDisruptionBudgetSpec) bool {
+	return equality.Semantic.DeepEqual(got.MinAvailable, want.MinAvailable) && got.MaxUnavailable == nil &&
+		equality.Semantic.DeepEqual(got.Selector, want.Selector)
+}
+
+// ensurePDB creates the tournament's PodDisruptionBudget (tablesPDBSpec), or brings one of an
+// older shape to it (a budget's spec may change; until the disruption controller has seen the
+// change the Eviction API refuses the Pods it selects as still being processed).
 func (r *TournamentReconciler) ensurePDB(ctx context.Context, t *pokerv1.Tournament) error {
+	want := tablesPDBSpec(t.Name)
 	var pdb policyv1.PodDisruptionBudget
 	err := r.Get(ctx, client.ObjectKey{Namespace: t.Namespace, Name: tablesPDBName(t.Name)}, &pdb)
-	if !apierrors.IsNotFound(err) {
+	switch {
+	case err == nil:
+		if sameBudget(pdb.Spec, want) {
+			return nil
+		}
+		if !metav1.IsControlledBy(&pdb, t) {
+			return fmt.Errorf("PodDisruptionBudget %s/%s exists and is not Tournament %s's: delete or rename it", pdb.Namespace, pdb.Name, t.Name)
+		}
+		before := pdb.DeepCopy()
+		pdb.Spec.MinAvailable, pdb.Spec.MaxUnavailable, pdb.Spec.Selector = want.MinAvailable, nil, want.Selector
+		return r.Patch(ctx, &pdb, client.MergeFrom(before))
+	case !apierrors.IsNotFound(err):
 		return err
 	}
-	zero := intstr.FromInt32(0)
 	pdb = policyv1.PodDisruptionBudget{
 		ObjectMeta: metav1.ObjectMeta{Name: tablesPDBName(t.Name), Namespace: t.Namespace, Labels: map[string]string{TournamentLabel: t.Name}},
-		Spec: policyv1.PodDisruptionBudgetSpec{
-			MaxUnavailable: &zero,
-			Selector:       &metav1.LabelSelector{MatchLabels: map[string]string{TournamentLabel: t.Name, ProtectedLabel: "true"}},
-		},
+		Spec:       want,
 	}
 	if err := controllerutil.SetControllerReference(t, &pdb, r.Scheme()); err != nil {
 		return err

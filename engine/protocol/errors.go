@@ -20,6 +20,7 @@ const (
 	CodeTokenExpired Code = "token_expired" // the token's time is over
 	CodeReplayed     Code = "token_replayed"
 	CodeNotSeated    Code = "not_seated" // the token's player has no seat at this table
+	CodeBotSeat      Code = "bot_seat"   // the token's player's seat is played by the table's own bot
 	CodeReadOnly     Code = "read_only"  // a spectator may not act or chat
 	CodeNotYourTurn  Code = "not_your_turn"
 	CodeWrongHand    Code = "wrong_hand" // the action names another hand than the one in progress

@@ -342,7 +342,7 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 			return &protocol.Error{Code: protocol.CodeNotSeated, Fatal: true, Message: fmt.Sprintf("player %q has no seat at table %s", claims.Subject, s.cfg.TableID)}
 		}
 		if p.bot != nil {
-			return &protocol.Error{Code: protocol.CodeNotSeated, Fatal: true, Message: fmt.Sprintf("player %q's seat at table %s is played by the table's own bot", claims.Subject, s.cfg.TableID)}
+			return &protocol.Error{Code: protocol.CodeBotSeat, Fatal: true, Message: fmt.Sprintf("player %q's seat at table %s is played by the table's own bot", claims.Subject, s.cfg.TableID)}
 		}
 		if old := p.conn; old != nil {
 			old.sendError(&protocol.Error{Code: protocol.CodeReplaced, Fatal: true, Message: "you connected again from elsewhere: this connection is closed"})

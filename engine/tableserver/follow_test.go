@@ -135,7 +135,7 @@ func TestBotsPlayTheirSeatsAndRefuseConnections(t *testing.T) {
 	}
 	c := tt.dial(tt.token("p02"))
 	errs, err := c.closed()
-	if len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "played by the table's own bot") {
+	if len(errs) != 1 || errs[0].Code != protocol.CodeBotSeat || !strings.Contains(errs[0].Message, "played by the table's own bot") {
 		t.Fatalf("a connection for a bot's seat: %+v (%v)", errs, err)
 	}
 	tt.cancel()

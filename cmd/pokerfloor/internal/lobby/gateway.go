@@ -34,7 +34,9 @@ type GatewayConfig struct {
 	Table func(ctx context.Context, seat workflows.Seat) (url, token string, err error)
 	// Patience bounds how long a connection waits for its player's next seat (a move in
 	// progress), or for the table he is seated at to take him (its Pod starting, his seat not
-	// there yet), before it is closed; zero: ten minutes.
+	// there yet: a refusal that passes), before it is closed; zero: ten minutes. A refusal that
+	// does not pass (a seat the table's own bot plays, a token the table does not take) closes
+	// the connection at once.
 	Patience time.Duration
 	Logger   *slog.Logger
 }
@@ -117,7 +119,7 @@ type session struct {
 	self   string
 	player string
 	join   protocol.Join // the client's join: its token is his entry token
-	// refusal is the last fatal error a table refused him with (not passed on)
+	// refusal is the last refusal that passes a table gave him (not passed on): not_seated
 	refusal *protocol.Error
 }
 
@@ -198,21 +200,30 @@ func (s *session) run(ctx context.Context) {
 		}
 		at = seat
 		start := time.Now()
-		joined, clientGone := s.relay(ctx, seat, fromClient)
+		joined, deadEnd, clientGone := s.relay(ctx, seat, fromClient)
 		if clientGone || ctx.Err() != nil {
+			return
+		}
+		if deadEnd != nil {
+			// The table refuses the seat the tournament gives him, and asking again cannot
+			// change that: its word is the answer, now.
+			s.fail(ctx, &protocol.Error{Code: deadEnd.Code, Rule: deadEnd.Rule, Message: fmt.Sprintf(
+				"table %s refuses player %q the seat tournament %s gives him: %s", seat.TableID, s.player, s.g.cfg.Tournament, deadEnd.Message)},
+				websocket.StatusPolicyViolation)
 			return
 		}
 		switch {
 		case joined:
-			failingSince = time.Time{}
+			failingSince, s.refusal = time.Time{}, nil
 		case failingSince.IsZero():
 			failingSince = time.Now()
 		case time.Since(failingSince) > s.g.cfg.Patience:
-			// Seated there by the tournament, refused by the table all along (a seat the table's
-			// own bot plays, say): its last word is the answer.
-			e := s.refusal
-			if e == nil {
-				e = &protocol.Error{Code: protocol.CodeNotSeated, Message: fmt.Sprintf("table %s of tournament %s cannot be reached: join again later", seat.TableID, s.g.cfg.Tournament)}
+			// Seated there by the tournament, not taken by the table all along (no Pod ready, or
+			// his seat not there): his move has not come through, and he is to join again later.
+			e := &protocol.Error{Code: protocol.CodeNotSeated, Message: fmt.Sprintf(
+				"table %s of tournament %s has not taken player %q for %v: join again later", seat.TableID, s.g.cfg.Tournament, s.player, s.g.cfg.Patience)}
+			if s.refusal != nil {
+				e.Message += " (the table's last word: " + s.refusal.Message + ")"
 			}
 			s.fail(ctx, e, websocket.StatusNormalClosure)
 			return
@@ -272,24 +283,25 @@ func (s *session) locate(ctx context.Context, fromClient <-chan []byte) (workflo
 
 // relay joins the player's table and relays both ways until the table lets him go (it closes, or
 // says he has no seat there), or the client goes (clientGone). joined says the table welcomed
-// him. A Move the table sends is passed on with this gateway's address and his own entry token,
-// so that a client that does reconnect comes back here; a table's closing notice and its refusal
-// of a seat he no longer has are the gateway's to act on, and are not passed on.
-func (s *session) relay(ctx context.Context, seat workflows.Seat, fromClient <-chan []byte) (joined, clientGone bool) {
+// him; deadEnd is the table's refusal of his join when it is not one that passes (fatalError). A
+// Move the table sends is passed on with this gateway's address and his own entry token, so that
+// a client that does reconnect comes back here; a table's closing notice and its refusals are
+// the gateway's to act on, and are not passed on.
+func (s *session) relay(ctx context.Context, seat workflows.Seat, fromClient <-chan []byte) (joined bool, deadEnd *protocol.Error, clientGone bool) {
 	url, token, err := s.g.cfg.Table(ctx, seat)
 	if err != nil {
 		s.g.cfg.Logger.Info("gateway: table not reachable", "tournament", s.g.cfg.Tournament, "table", seat.TableID, "err", err)
-		return false, false
+		return false, nil, false
 	}
 	up, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		s.g.cfg.Logger.Info("gateway: dialling the table", "tournament", s.g.cfg.Tournament, "table", seat.TableID, "err", err)
-		return false, false
+		return false, nil, false
 	}
 	defer up.CloseNow()
 	up.SetReadLimit(gatewayRead)
 	if err := up.Write(ctx, websocket.MessageText, protocol.MustEncode(protocol.TypeJoin, protocol.Join{Token: token, ClientSeed: s.join.ClientSeed})); err != nil {
-		return false, false
+		return false, nil, false
 	}
 	upCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -311,10 +323,10 @@ func (s *session) relay(ctx context.Context, seat workflows.Seat, fromClient <-c
 	for {
 		select {
 		case <-ctx.Done():
-			return joined, true
+			return joined, nil, true
 		case frame, ok := <-fromClient:
 			if !ok {
-				return joined, true
+				return joined, nil, true
 			}
 			if env, perr := protocol.Decode(frame); perr == nil && env.Type == protocol.TypeJoin {
 				_ = s.client.Write(ctx, websocket.MessageText, protocol.MustEncode(protocol.TypeError, &protocol.Error{Code: protocol.CodeBadAction,
@@ -322,18 +334,21 @@ func (s *session) relay(ctx context.Context, seat workflows.Seat, fromClient <-c
 				continue
 			}
 			if err := up.Write(ctx, websocket.MessageText, frame); err != nil {
-				return joined, false
+				return joined, nil, false
 			}
 		case frame, ok := <-fromTable:
 			if !ok {
-				return joined, false
+				return joined, nil, false
 			}
 			out, what := s.fromTable(frame)
+			if e := fatalError(frame); e != nil && what == passFrame && !joined {
+				return false, e, false // a refusal that does not pass
+			}
 			switch what {
 			case dropFrame:
 				continue
 			case leaveTable:
-				return joined, false
+				return joined, nil, false
 			case welcomed:
 				joined = true
 			}
@@ -341,10 +356,29 @@ func (s *session) relay(ctx context.Context, seat workflows.Seat, fromClient <-c
 				if what == endSession {
 					_ = s.client.Close(websocket.StatusPolicyViolation, "connected again elsewhere")
 				}
-				return joined, true
+				return joined, nil, true
 			}
 		}
 	}
+}
+
+// fatalError is the fatal error a table's frame carries, nil for any other frame. Before his
+// welcome it is the table's refusal of his join. A refusal passes when asking where he sits and
+// joining again can end it: not_seated (his seat there not yet or no longer, the table not set up
+// yet or closed: a move in transit, a Pod starting; fromTable leaves the table on it), and the
+// table's closing or Move without a welcome (he is being moved). Any other does not: his seat
+// there played by the table's own bot (bot_seat), the table's key not the one the gateway signs
+// with (bad_token, token_expired), a join the table cannot read.
+func fatalError(frame []byte) *protocol.Error {
+	env, perr := protocol.Decode(frame)
+	if perr != nil || env.Type != protocol.TypeError {
+		return nil
+	}
+	var e protocol.Error
+	if protocol.DecodeData(env, &e) != nil || !e.Fatal {
+		return nil
+	}
+	return &e
 }
 
 // What the gateway does with a table's frame.
