@@ -476,6 +476,11 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 				if again, err2 := tour.Register(ctx, re); err != nil || err2 != nil || id != b.Entrant+"#2" || again != id {
 					t.Fatalf("re-entry of %s: %q, %v; retried %q, %v", b.Entrant, id, err, again, err2)
 				}
+				// Retried in a batch, with its key: the same entry (the client finds the section that took it).
+				batch, err := tour.RegisterBatch(ctx, RegisterBatchRequest{Key: "re-batch", Entries: []BatchEntry{{ReEntryOf: b.Entrant, Key: re.Key}}})
+				if err != nil || len(batch) != 1 || batch[0].Entry != id {
+					t.Errorf("the re-entry of %s again in a batch: %+v, %v; want %s", b.Entrant, batch, err, id)
+				}
 				if _, err := tour.Register(ctx, RegisterRequest{ReEntryOf: b.Entrant, Key: "re-entry-2-" + b.Entrant}); err == nil || !strings.Contains(err.Error(), "R1") {
 					t.Errorf("a second re-entry of %s with his first in play: %v, want refused (R1)", b.Entrant, err)
 				}
