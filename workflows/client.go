@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -217,10 +218,26 @@ func gather[T any](t *Tournament, ctx context.Context, name string, out *T, add 
 	return nil
 }
 
-// DealQuote is what an ICM or chip-chop deal would pay the players left.
+// DealQuote is what an ICM or chip-chop deal would pay the players left, at their stacks after
+// the last hand (the clock paused, every table stopped). At several sections the tournament
+// names the section holding every player left (or refuses, saying where they are) and the prizes
+// still to be won; that section quotes its players' stacks.
 func (t *Tournament) DealQuote(ctx context.Context, r DealRequest) (DealQuote, error) {
 	var q DealQuote
-	return q, t.query(ctx, DealQuoteQuery, &q, r.Terms)
+	if err := t.query(ctx, DealQuoteQuery, &q, r.Terms); err != nil || q.Section == "" {
+		return q, err
+	}
+	v, err := t.client.QueryWorkflow(ctx, q.Section, "", DealQuoteQuery, r.Terms)
+	if err != nil {
+		return DealQuote{}, fmt.Errorf("the deal's stacks at section %s: %w", q.Section, err)
+	}
+	var stacks DealQuote
+	if err := v.Get(&stacks); err != nil {
+		return DealQuote{}, fmt.Errorf("the deal's stacks at section %s: %w", q.Section, err)
+	}
+	out, err := director.QuoteFor(stacks, q.Prizes, r.Terms)
+	out.Section = q.Section
+	return out, err
 }
 
 // ClockAction pauses, resumes or adds time (B3).
@@ -238,10 +255,41 @@ func (t *Tournament) Sanction(ctx context.Context, r SanctionRequest) (SanctionR
 }
 
 // Register takes a late entry or a re-entry and returns the entry's ID. At several sections the
-// tournament takes it (R1, R6) and its section seats him (director.TopState.EntrySection).
+// tournament takes it (R1, R6) and its section seats him (director.TopState.EntrySection); a
+// re-entry goes through the tournament to the section where his last entry busted, which the
+// client finds (reEntrySection).
 func (t *Tournament) Register(ctx context.Context, r RegisterRequest) (string, error) {
+	if r.ReEntryOf != "" && r.Section == 0 {
+		n, err := t.reEntrySection(ctx, r.ReEntryOf, r.Key)
+		if err != nil {
+			return "", err
+		}
+		r.Section = n
+	}
 	var id string
 	return id, t.update(ctx, RegisterUpdate, r.Key, &id, r)
+}
+
+// reEntrySection is the number of the section that holds entrant's busted entry (or took the
+// re-entry with key key: a retry goes there), asked of each section in play; 0 for a tournament
+// of one section, or when none does (the tournament then refuses the re-entry, saying why).
+func (t *Tournament) reEntrySection(ctx context.Context, entrant, key string) (int, error) {
+	sections, err := t.sections(ctx)
+	if err != nil {
+		return 0, err
+	}
+	at := director.Where{Entrant: entrant, Key: key}
+	for _, id := range sections {
+		var holds bool
+		if v, err := t.client.QueryWorkflow(ctx, id, "", WhereQuery, at); err == nil && v.Get(&holds) == nil && holds {
+			var n int
+			if _, err := fmt.Sscanf(strings.TrimPrefix(id, t.ID+"/"), "section-%d", &n); err != nil {
+				return 0, fmt.Errorf("section workflow %q: not one of tournament %s's", id, t.ID)
+			}
+			return n, nil
+		}
+	}
+	return 0, nil
 }
 
 // RegisterBatch registers up to director.MaxBatchEntries entries in one Update and answers each,
@@ -249,6 +297,21 @@ func (t *Tournament) Register(ctx context.Context, r RegisterRequest) (string, e
 // and its index) makes a retried batch take every entry once; a refused batch (its size, two
 // entries with one key) is an error.
 func (t *Tournament) RegisterBatch(ctx context.Context, r RegisterBatchRequest) ([]BatchResult, error) {
+	r.Entries = slices.Clone(r.Entries)
+	for i, e := range r.Entries {
+		if e.ReEntryOf == "" || e.Section != 0 {
+			continue
+		}
+		key := e.Key
+		if key == "" && r.Key != "" {
+			key = fmt.Sprintf("%s/%d", r.Key, i) // its key in the batch (RegisterBatchRequest.Requests)
+		}
+		n, err := t.reEntrySection(ctx, e.ReEntryOf, key)
+		if err != nil {
+			return nil, err
+		}
+		r.Entries[i].Section = n
+	}
 	var res []BatchResult
 	return res, t.update(ctx, RegisterBatchUpdate, r.Key, &res, r)
 }

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -85,4 +86,22 @@ func awaitWithdrawal(ctx workflow.Context, s *director.TournamentState, rec With
 		return rec, temporal.NewNonRetryableApplicationError(rec.Refused, "WithdrawalRefused", nil)
 	}
 	return rec, nil
+}
+
+// deal sends a deal of a tournament of sections to the section holding every player left (with
+// the prizes still to be won), which makes it on its stacks after the last hand, its tables
+// stopped; it answers once that section has (director.TopState.OrderDeal, TakeDeal).
+func (w *topRun) deal(ctx workflow.Context, r DealRequest) (DealRecord, error) {
+	t := w.t
+	t.OrderDeal(r, workflow.Now(ctx))
+	w.wake = true
+	_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool { return t.DealAnswered(r.Key) })
+	d, done, err := t.TakeDeal(r.Key)
+	switch {
+	case err != nil:
+		return d, temporal.NewNonRetryableApplicationError(err.Error(), "DealRefused", nil)
+	case !done:
+		return d, fmt.Errorf("the section holding the players has not answered the deal yet: send it again with the same key (it is made once)")
+	}
+	return d, nil
 }

@@ -345,9 +345,11 @@ func (r *toolsRun) settleSections() {
 // player by hand within his section (R3's seat; to another section's table refused, R3), names a
 // table to break (R4), registers late entries in a batch through the tournament (R1, R6), takes a
 // rebuy and gives a warning (P1), removes a no-show after the spec's time (T4) and sells an add-on
-// at the add-on level (R1); retried updates are applied once. At the end every entry has a place,
-// the prizes add up to the pool, the pool is what was paid in less the fees to the cent, and the
-// chips were conserved at every hand, in every section and across them.
+// at the add-on level (R1), re-enters a busted player at the section where he busted (R1), and
+// makes a deal once the players left are in one section (refused while they are in two);
+// retried updates are applied once. At the end every entry has a place, the deal's players its
+// amounts, the prizes add up to the pool, the pool is what was paid in less the fees to the cent,
+// and the chips were conserved at every hand, in every section and across them.
 func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6, P1, T4
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
@@ -359,7 +361,7 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 	}
 	spec := TournamentSpec{
 		Name: "tools-sections", PlayerCount: 36, TableSize: 9, Structure: turbo, Seed: 8, Simulation: true, Batch: 1, SectionTables: 2,
-		BuyIn: 11000, Fee: 1000, Rebuys: 1, RebuyLevel: 6, LateRegistrationLevel: 6,
+		BuyIn: 11000, Fee: 1000, Rebuys: 1, RebuyLevel: 6, LateRegistrationLevel: 6, ReEntries: 1,
 		AddOn:  &floor.AddOn{Chips: 20000, PriceCents: 10000, FeeCents: 500},
 		NoShow: &floor.NoShowRule{After: 5 * time.Minute},
 	}
@@ -368,6 +370,11 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 	}
 	r := startPaused(t, c, check, "tools-sections", spec)
 	ctx, tour := r.ctx, r.tour
+
+	// A deal while the players are in two sections: refused, saying where they are.
+	if _, err := tour.Deal(ctx, DealRequest{Method: "icm", ApprovedBy: "td"}); err == nil || !strings.Contains(err.Error(), "players left are in 2 sections (section 1: ") {
+		t.Errorf("a deal at the start: %v, want a refusal naming the two sections", err)
+	}
 
 	// Before the first hand: a no-show too early (T4); an unregistration, retried.
 	if w := unregisterBeforeStart(t, ctx, tour); !w.Done || w.RefundCents != spec.BuyIn {
@@ -454,6 +461,35 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 		r.resume()
 	}
 
+	// A re-entry of a busted player during late registration, through the tournament to the
+	// section where he busted (R1), retried; another of him refused.
+	var reEntry string
+	for reEntry == "" {
+		if level := r.stopNext(12, spec.LateRegistrationLevel); level > spec.LateRegistrationLevel {
+			t.Fatal("no bust before late registration closed")
+		}
+		for _, st := range r.sectionStates() {
+			if len(st.Tools.Busted) > 0 && reEntry == "" {
+				b := st.Tools.Busted[0]
+				re := RegisterRequest{ReEntryOf: b.Entrant, Key: "re-entry-" + b.Entrant}
+				id, err := tour.Register(ctx, re)
+				if again, err2 := tour.Register(ctx, re); err != nil || err2 != nil || id != b.Entrant+"#2" || again != id {
+					t.Fatalf("re-entry of %s: %q, %v; retried %q, %v", b.Entrant, id, err, again, err2)
+				}
+				// Retried in a batch, with its key: the same entry (the client finds the section that took it).
+				batch, err := tour.RegisterBatch(ctx, RegisterBatchRequest{Key: "re-batch", Entries: []BatchEntry{{ReEntryOf: b.Entrant, Key: re.Key}}})
+				if err != nil || len(batch) != 1 || batch[0].Entry != id {
+					t.Errorf("the re-entry of %s again in a batch: %+v, %v; want %s", b.Entrant, batch, err, id)
+				}
+				if _, err := tour.Register(ctx, RegisterRequest{ReEntryOf: b.Entrant, Key: "re-entry-2-" + b.Entrant}); err == nil || !strings.Contains(err.Error(), "R1") {
+					t.Errorf("a second re-entry of %s with his first in play: %v, want refused (R1)", b.Entrant, err)
+				}
+				reEntry = id
+			}
+		}
+		r.resume()
+	}
+
 	// At the add-on level (a simulation skips the break: level 7), an add-on.
 	var sold AddOnRecord
 	for sold.Ref == 0 {
@@ -474,13 +510,56 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 		t.Errorf("add-on %+v", sold)
 	}
 
+	// A deal once the players left are in one section: quoted on their stacks after the last
+	// hand (the tables paused), made there, paid by the tournament.
+	var deal DealRecord
+	var quote DealQuote
+	for deal.ApprovedBy == "" {
+		r.stop(r.hands() + 6)
+		var q DealQuote
+		var err error
+		r.waitFor("the section's tables to stop", func() bool { // its tables' last news
+			q, err = tour.DealQuote(ctx, DealRequest{Method: "chip-chop"})
+			return err == nil || !strings.Contains(err.Error(), "has not stopped yet")
+		})
+		switch {
+		case err != nil && (strings.Contains(err.Error(), "sections (") || strings.Contains(err.Error(), "a deal is for 2 to 10 players")):
+			// spread over the sections, or too many for a deal yet: the next stop
+		case err != nil:
+			t.Fatalf("deal quote: %v", err)
+		default:
+			quote = q
+			if deal, err = tour.Deal(ctx, DealRequest{Method: "chip-chop", ApprovedBy: "td", Key: "deal"}); err != nil {
+				t.Fatalf("deal on quote %+v: %v", q, err)
+			}
+		}
+		r.resume()
+	}
+	if !slices.Equal(deal.Players, quote.Players) || !slices.Equal(deal.Amounts, quote.ChipChop) || !slices.Equal(deal.Stacks, quote.Stacks) {
+		t.Errorf("deal %+v, quoted %+v", deal, quote)
+	}
+
 	result, err := tour.Result(ctx)
 	if err != nil {
 		dumpFailures(t, c, tour.ID)
 		t.Fatal(err)
 	}
-	// 36 entries, less the unregistered and the no-show, and the two late ones; one rebuy; one add-on.
-	field := 36 - 2 + 2
+	if result.Deal == nil {
+		t.Error("the result has no deal")
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("deal %+v; quote %+v; places %+v", deal, quote, result.Places)
+		}
+	}()
+	for _, p := range result.Places {
+		if k := slices.Index(deal.Players, p.Player); k >= 0 && p.Prize != deal.Amounts[k] {
+			t.Errorf("place %+v: the deal gives %s %d", p, p.Player, deal.Amounts[k])
+		}
+	}
+	// 36 entries, less the unregistered and the no-show, and the two late ones and the re-entry;
+	// one rebuy; one add-on.
+	field := 36 - 2 + 2 + 1
 	var paid int64
 	for _, p := range result.Places {
 		paid += p.Prize
@@ -490,7 +569,7 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 		t.Errorf("%d entries, %d places, %d paid of a pool of %d; paid in less fees %d", result.Entries, len(result.Places), paid, result.PrizePool, in)
 	}
 	l := result.Ledger
-	if l.Entries != 36-1+2 || l.RebuyChips != turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
+	if l.Entries != 36-1+2+1 || l.RebuyChips != turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
 		t.Errorf("ledger %+v; chip errors %v %v", l, result.ChipErrors, check.errs)
 	}
 }

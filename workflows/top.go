@@ -270,7 +270,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 		ClockQuery:     func() (ClockView, error) { return t.ClockView(workflow.Now(ctx)), nil },
 		PayoutsQuery:   func() (PayoutsView, error) { return t.PayoutsView(), nil },
 		SanctionsQuery: func() ([]SanctionRecord, error) { return nil, nil },
-		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return DealQuote{}, t.RefuseDeal() },
+		DealQuoteQuery: func(floor.DealTerms) (DealQuote, error) { return t.QuoteAt() }, // the section holding them quotes the stacks
 		StateQuery:     func() (*director.TopState, error) { return t.Redacted(), nil },
 		SectionsQuery:  func() ([]string, error) { return t.SectionsInPlay(), nil },
 		SeatQuery:      func(player string) (Seat, error) { return topSeatOf(t, player), nil },
@@ -337,7 +337,9 @@ func (w *topRun) register(ctx workflow.Context) error {
 		setRefusedUpdate(ctx, UnregisterUpdate, onPlayer("an unregistration")),
 		setRefusedUpdate(ctx, NoShowUpdate, onPlayer("a no-show's removal")),
 		setRefusedUpdate(ctx, AddOnUpdate, onPlayer("an add-on")),
-		setRefusedUpdate(ctx, DealUpdate, func(any) error { return t.RefuseDeal() }),
+		setKeyedUpdate(ctx, DealUpdate,
+			func(ctx workflow.Context, r DealRequest) error { return t.VerifyDeal(r) },
+			w.deal),
 	)
 }
 

@@ -154,9 +154,10 @@ func tableState(t *testing.T, env *testsuite.TestWorkflowEnvironment, id floor.T
 
 // TestSectionsRefuseWhatNoSectionHolds: a tournament of several sections, through the client API
 // on a real server, takes clock actions and late entries (each seated by its section), and
-// refuses, with an error naming the action and why, what no section can take: a re-entry (the
-// busted entrant's record is forgotten), a deal (every stack after the last hand), an action on a
-// player sent to the tournament instead of his section; nothing refused is recorded.
+// refuses, with an error naming the action and why, what no section can take: a re-entry of an
+// entrant no section holds a busted entry of, a deal while the players are spread over several
+// sections (saying how many and where), an action on a player sent to the tournament instead of
+// his section; nothing refused is recorded.
 func TestSectionsRefuseWhatNoSectionHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
@@ -192,9 +193,9 @@ func TestSectionsRefuseWhatNoSectionHolds(t *testing.T) {
 		err        error
 		name, want string
 	}{
-		{errReEntry, "re-entry", "re-entry of p001 refused: a re-entry needs the busted entrant's record"},
-		{errDeal, "deal", "deal refused: a deal needs every player's stack"},
-		{errQuote, "deal quote", "deal refused: a deal needs every player's stack"},
+		{errReEntry, "re-entry", "R1: no section holds a busted entry of p001: only a busted player re-enters"},
+		{errDeal, "deal", "deal refused: the 41 players left are in 3 sections (section 1: "},
+		{errQuote, "deal quote", "deal refused: the 41 players left are in 3 sections (section 1: "},
 		{errRebuy, "rebuy sent to the tournament", "a rebuy refused: the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {

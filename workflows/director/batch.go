@@ -25,6 +25,8 @@ type BatchEntry struct {
 	Player    string `json:"player,omitempty"`
 	ReEntryOf string `json:"reEntryOf,omitempty"`
 	Key       string `json:"key,omitempty"`
+	// Section, for a re-entry at several sections, holds his busted entry (RegisterRequest's).
+	Section int `json:"section,omitempty"`
 }
 
 // BatchResult is the answer for one entry of a batch, in the batch's order: the entry's ID when
@@ -44,7 +46,7 @@ func (r RegisterBatchRequest) Requests() []RegisterRequest {
 		if key == "" && r.Key != "" {
 			key = r.Key + "/" + strconv.Itoa(i)
 		}
-		out[i] = RegisterRequest{Player: e.Player, ReEntryOf: e.ReEntryOf, Key: key}
+		out[i] = RegisterRequest{Player: e.Player, ReEntryOf: e.ReEntryOf, Key: key, Section: e.Section}
 	}
 	return out
 }

@@ -229,6 +229,9 @@ type RegisterRequest struct {
 	Player string `json:"player,omitempty"`
 	// ReEntryOf is the entrant re-entering, if this is a re-entry.
 	ReEntryOf string `json:"reEntryOf,omitempty"`
+	// Section, for a re-entry at several sections, is the section that holds the entrant's busted
+	// entry (his record; the client finds it, Where.Entrant).
+	Section int `json:"section,omitempty"`
 	// Key is the idempotency key, the Update ID that carried the request (the workflow sets it; a
 	// client that retries sends the same one): a request applied once is never applied again.
 	Key string `json:"key,omitempty"`
@@ -443,39 +446,21 @@ type DealQuote struct {
 	Prizes   []int64  `json:"prizes"` // the prizes still to be won, first place first
 	ICM      []int64  `json:"icm,omitempty"`
 	ChipChop []int64  `json:"chipChop,omitempty"`
+	// Section, from a tournament of several sections, is the section that holds every player
+	// left: their stacks are quoted there (QuoteFor with these Prizes; workflows.Tournament does).
+	Section string `json:"section,omitempty"`
 }
 
 // Quote works out a deal for the players left at their stacks after the last hand.
 // The tables must have stopped (the clock paused, each table's pause applied after its hand), so
-// that the stacks are those after the last hand and stay so while the deal is discussed.
+// that the stacks are those after the last hand and stay so while the deal is discussed. A
+// section quotes the players and stacks only: the prizes are its tournament's (QuoteFor).
 func (s *TournamentState) Quote(terms floor.DealTerms) (DealQuote, error) {
-	var q DealQuote
-	if err := s.verifyTablesStopped(); err != nil {
+	q, err := s.dealStacks()
+	if err != nil || s.Section != nil {
 		return q, err
 	}
-	for _, p := range s.Players {
-		if p.Status == Seated || p.Status == Moving {
-			q.Players = append(q.Players, p.ID)
-			q.Stacks = append(q.Stacks, p.Stack)
-		}
-	}
-	n := len(q.Players)
-	if n < 2 {
-		return q, errors.New("a deal needs two players left")
-	}
-	q.Prizes = make([]int64, n)
-	copy(q.Prizes, s.Payouts.Prizes)
-	var err1, err2 error
-	if n <= floor.MaxICMPlayers {
-		q.ICM, err1 = floor.ICMDeal(q.Stacks, q.Prizes, terms)
-	} else {
-		err1 = fmt.Errorf("ICM takes at most %d players, %d are left", floor.MaxICMPlayers, n)
-	}
-	q.ChipChop, err2 = floor.ChipChop(q.Stacks, q.Prizes, terms)
-	if err1 != nil && err2 != nil {
-		return q, errors.Join(err1, err2)
-	}
-	return q, nil
+	return QuoteFor(q, s.Payouts.Prizes, terms)
 }
 
 // verifyTablesStopped says why the stacks may still change, or returns nil: the clock is paused

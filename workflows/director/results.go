@@ -101,18 +101,23 @@ func (s *TournamentState) StandingsView() []Standing {
 // awards pays the standings: the payouts by place (shared places split, R7), and the deal's
 // amounts to the players in it, the reserve to the winner.
 func (s *TournamentState) awards(standings []floor.Standing) []floor.Award {
-	awards := floor.AwardPrizes(standings, s.Payouts.Prizes, s.Spec.Payouts.Unit)
-	if s.Deal == nil {
+	return s.Deal.pay(floor.AwardPrizes(standings, s.Payouts.Prizes, s.Spec.Payouts.Unit))
+}
+
+// pay gives the deal's players its amounts instead of their places' prizes, and the winner the
+// reserve too (no deal: the awards as they are).
+func (d *DealRecord) pay(awards []floor.Award) []floor.Award {
+	if d == nil {
 		return awards
 	}
 	for i := range awards {
-		k := slices.Index(s.Deal.Players, string(awards[i].Player))
+		k := slices.Index(d.Players, string(awards[i].Player))
 		if k < 0 {
 			continue
 		}
-		awards[i].Prize = s.Deal.Amounts[k]
+		awards[i].Prize = d.Amounts[k]
 		if awards[i].Place == 1 {
-			awards[i].Prize += s.Deal.Terms.Reserve
+			awards[i].Prize += d.Terms.Reserve
 		}
 	}
 	return awards

@@ -46,6 +46,8 @@ type SectionOrder struct {
 	Approach *bool `json:"approach,omitempty"`
 	// Close ends the section: every table closes.
 	Close bool `json:"close,omitempty"`
+	// Deal is a deal of the players left, all in this section (section_money.go).
+	Deal *DealOrder `json:"deal,omitempty"`
 }
 
 // SendOutOrder asks a section to move Players of its players to section To: each the next big
@@ -110,6 +112,8 @@ type SectionEvent struct {
 	Entered []EntryDone `json:"entered,omitempty"`
 	// Withdrawing counts the withdrawals its tables have not yet made: the field is not final.
 	Withdrawing int `json:"withdrawing,omitempty"`
+	// Deal answers the tournament's deal.
+	Deal *DealDone `json:"deal,omitempty"`
 }
 
 // SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
@@ -193,6 +197,7 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 		s.Paused = *o.Pause
 		p := s.Paused
 		s.broadcast(Order{Pause: &p})
+		s.pauseSent()
 	case len(o.Arrivals) > 0:
 		for _, tr := range o.Arrivals {
 			if p := s.player(tr.Player); p != nil && p.Status != Out {
@@ -234,6 +239,8 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 		h.Approach = *o.Approach
 	case o.Close:
 		sec.Closing = true
+	case o.Deal != nil:
+		s.dealOrdered(*o.Deal)
 	}
 }
 
@@ -376,7 +383,8 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec := s.Section
 	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
-		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing()}
+		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
+		Deal: s.Tools.DealDone}
 	if ev.Players == 1 {
 		for _, p := range s.Players {
 			if p.Status == Seated || p.Status == Moving {
@@ -390,7 +398,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
-		!ev.Money.IsZero() || len(ev.Entered) > 0
+		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil
 	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
@@ -402,11 +410,11 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 			return SectionEvent{}, false
 		}
 	}
-	s.Busts, sec.Out, sec.Group, sec.Entered = nil, nil, nil, nil
+	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone = nil, nil, nil, nil, nil
 	sec.ErrorsSent = len(s.ChipErrors)
 	sec.Reported = s.money()
 	sec.Sent = ev
-	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered = nil, nil, nil, nil, SectionMoney{}, nil
+	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal = nil, nil, nil, nil, SectionMoney{}, nil, nil
 	return ev, true
 }
 

@@ -299,3 +299,316 @@ func TestSectionsPayBounties(t *testing.T) { // rule R6
 		})
 	}
 }
+
+// bustRecord is a busted entry some section keeps for his re-entry, not one of skip's entrants,
+// and its section (0: none yet).
+func (sim *sectionSim) bustRecord(skip map[string]bool) (BustRecord, int) {
+	for _, n := range sortedKeys(sim.sections) {
+		for _, b := range sim.sections[n].s.Tools.Busted {
+			if !skip[b.Entrant] {
+				return b, n
+			}
+		}
+	}
+	return BustRecord{}, 0
+}
+
+// TestSectionsReEnter plays 300 entries in four sections (no Temporal, every message late,
+// reordered or repeated) with one re-entry allowed: each busted entrant re-enters through the
+// tournament at the section where he busted, which gives the entry his next ID (ENTRANT#2) and
+// checks R1's limit once; a retried key answers the same entry, counted once; a re-entry sent to
+// another section, of a player still in, of one on his way already, or past the limit is refused,
+// naming why. At the end every entry (re-entries too) has one place, the pool is every buy-in
+// less the fees to the cent, and the chips were conserved in every section and across them.
+func TestSectionsReEnter(t *testing.T) { // rule R1
+	limited := 0
+	defer func() {
+		if limited == 0 {
+			t.Error("no seed had a re-entry bust during late registration: R1's limit was not tried")
+		}
+	}()
+	for seed := uint64(1); seed <= 5; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			spec := simSpec(300)
+			spec.SectionTables = 10
+			spec.Batch = 1
+			spec.BuyIn, spec.Fee = 1100, 100
+			spec.ReEntries, spec.LateRegistrationLevel = 1, 12
+			spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+			sim := newSectionSim(t, spec, seed)
+			top := sim.top
+
+			// Nobody has busted yet: no section holds a busted entry of p0001.
+			if err := top.VerifyRegister(RegisterRequest{ReEntryOf: "p0001", Key: "early"}, simStart); err == nil || !strings.Contains(err.Error(), "no section holds a busted entry of p0001") {
+				t.Errorf("a re-entry before any bust: %v", err)
+			}
+			done := map[string]bool{}
+			var first BustRecord
+			var firstAt int
+			for len(done) < 12 && top.levelNumber() <= spec.LateRegistrationLevel {
+				var b BustRecord
+				var n int
+				sim.until("a bust", func() bool {
+					b, n = sim.bustRecord(done)
+					return n > 0 || top.levelNumber() > spec.LateRegistrationLevel
+				})
+				if n == 0 {
+					break
+				}
+				done[b.Entrant] = true
+				r := RegisterRequest{ReEntryOf: b.Entrant, Key: "re-" + b.Entrant, Section: n}
+				other := n%len(sim.sections) + 1
+				if e := sim.enter(RegisterRequest{ReEntryOf: b.Entrant, Key: "wrong-" + b.Entrant, Section: other}); !strings.Contains(e[0].Refused, "no busted entry in section") {
+					t.Errorf("a re-entry of %s sent to section %d: %+v, want refused", b.Entrant, other, e[0])
+				}
+				if err := top.VerifyRegister(r, simStart); err != nil {
+					t.Fatalf("re-entry of %s: %v", b.Entrant, err)
+				}
+				top.Register(r)
+				if err := top.VerifyRegister(RegisterRequest{ReEntryOf: b.Entrant, Key: "twice-" + b.Entrant, Section: n}, simStart); err == nil || !strings.Contains(err.Error(), "on its way already") {
+					t.Errorf("a second re-entry of %s while the first is on its way: %v", b.Entrant, err)
+				}
+				e := sim.enter(r)[0] // answered once his section has seated him
+				want := b.Entrant + "#" + fmt.Sprint(b.entryNumber()+1)
+				if e.Refused != "" || e.Player != want {
+					t.Fatalf("re-entry of %s: %+v, want %s", b.Entrant, e, want)
+				}
+				if first.Entrant == "" {
+					first, firstAt = b, n
+				}
+			}
+			if first.Entrant == "" {
+				t.Fatal("no re-entry taken")
+			}
+			// A re-entry that busts too: his entrant is past R1's limit, checked by his section.
+			var again2 BustRecord
+			var at2 int
+			sim.until("a re-entry busted", func() bool {
+				for _, n := range sortedKeys(sim.sections) {
+					for _, b := range sim.sections[n].s.Tools.Busted {
+						if b.entryNumber() == 2 {
+							again2, at2 = b, n
+						}
+					}
+				}
+				return at2 > 0 || top.levelNumber() > spec.LateRegistrationLevel
+			})
+			if at2 > 0 {
+				limited++
+				r := RegisterRequest{ReEntryOf: again2.Entrant, Key: "third-" + again2.Entrant, Section: at2}
+				if e := sim.enter(r)[0]; !strings.Contains(e.Refused, "R1") || !strings.Contains(e.Refused, "re-entered 1 times, the limit is 1") {
+					t.Errorf("a second re-entry of %s: %+v, want refused by R1's limit", again2.Entrant, e)
+				}
+			}
+			// The first re-entry again, with its key: the same entry, counted once; with another key
+			// while his re-entry is in play: refused (R1).
+			sim.until("the sections' news", func() bool {
+				return !slices.ContainsFunc(top.Sections, func(r SectionRecord) bool { return r.Orders.Pending() })
+			})
+			entries := top.Entries
+			again := RegisterRequest{ReEntryOf: first.Entrant, Key: "re-" + first.Entrant, Section: firstAt}
+			if e := sim.enter(again)[0]; e.Refused != "" || e.Player != first.Entrant+"#2" {
+				t.Errorf("the retried re-entry of %s: %+v", first.Entrant, e)
+			}
+			if e := sim.enter(RegisterRequest{ReEntryOf: first.Entrant, Key: "more-" + first.Entrant, Section: firstAt})[0]; e.Refused == "" {
+				t.Errorf("a re-entry of %s with his re-entry in play or busted elsewhere: %+v, want refused", first.Entrant, e)
+			}
+			sim.until("the sections' news", func() bool {
+				return !slices.ContainsFunc(top.Sections, func(r SectionRecord) bool { return r.Orders.Pending() })
+			})
+			if top.Entries != entries {
+				t.Errorf("entries %+v after the retries, %+v before", top.Entries, entries)
+			}
+
+			playToEnd(t, sim)
+			e := top.Entries
+			if in := int64(e.Entries+e.ReEntries) * (spec.BuyIn - spec.Fee); e.Entries != 300 || e.ReEntries == 0 || top.Payouts.Pool != in {
+				t.Errorf("entries %+v: pool %d, paid in less fees %d", e, top.Payouts.Pool, in)
+			}
+			if l := top.Ledger; l.Entries != e.Entries+e.ReEntries {
+				t.Errorf("ledger %+v: want %d entries' chips", l, e.Entries+e.ReEntries)
+			}
+			t.Logf("%d re-entries asked, %d taken; pool %d", len(done), e.ReEntries, top.Payouts.Pool)
+		})
+	}
+}
+
+// TestSectionsRefuseSecondEntries plays 300 entries of an explicit players list in four sections
+// with late registration: a late entry with the ID of a player the draw seated in another section
+// than his ID's, of a player the balancing moved to another section, or of a busted one is refused
+// by the section it goes to; an ID with the re-entries' mark '#' is refused, in the spec and as a
+// late entry. (Before, each of the three was seated: two entries of one ID.)
+func TestSectionsRefuseSecondEntries(t *testing.T) { // rule R1
+	spec := simSpec(300)
+	spec.PlayerCount = 0
+	for i := range 300 {
+		spec.Players = append(spec.Players, fmt.Sprintf("player-%03d", i+1))
+	}
+	spec.SectionTables = 10
+	spec.LateRegistrationLevel = 12
+	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+	bad := spec
+	bad.Players = append(slices.Clone(spec.Players[:299]), "ann#2")
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `"ann#2"`) || !strings.Contains(err.Error(), "marks a re-entry") {
+		t.Errorf("a spec of sections with ann#2: %v", err)
+	}
+	sim := newSectionSim(t, spec, 3)
+	top := sim.top
+	if err := top.VerifyRegister(RegisterRequest{Player: "bob#1", Key: "bob"}, simStart); err == nil || !strings.Contains(err.Error(), "marks a re-entry") {
+		t.Errorf("a late entry bob#1: %v", err)
+	}
+	drawnIn := map[string]int{}
+	for _, n := range sortedKeys(sim.sections) {
+		for _, p := range sim.sections[n].s.Players {
+			drawnIn[p.ID] = n
+		}
+	}
+	// Drawn into another section than the one his ID's late entry goes to.
+	var away string
+	for _, p := range spec.Players {
+		if top.EntrySection(p) != drawnIn[p] {
+			away = p
+			break
+		}
+	}
+	refused := func(what, id string) {
+		t.Helper()
+		if e := sim.enter(RegisterRequest{Player: id, Key: "again-" + id})[0]; !strings.Contains(e.Refused, "registered already") {
+			t.Errorf("a late entry of %s (%s): %+v, want refused", id, what, e)
+		}
+	}
+	refused("drawn into another section", away)
+
+	// Moved by the balancing from the section his ID goes to into another; busted where his ID goes.
+	var moved, busted string
+	sim.until("a move between sections and a bust", func() bool {
+		for _, n := range sortedKeys(sim.sections) {
+			f := sim.sections[n]
+			for _, p := range f.s.Players {
+				h := top.EntrySection(p.ID)
+				if moved == "" && p.Status == Seated && drawnIn[p.ID] == h && n != h {
+					moved = p.ID
+				}
+			}
+			for _, id := range f.s.Tools.Elsewhere {
+				if busted == "" && top.EntrySection(id) == n && drawnIn[id] == n && f.s.player(id) == nil && !slices.ContainsFunc(sim.top.InTransit, func(tr Transfer) bool { return tr.Player == id }) &&
+					!slices.ContainsFunc(sim.sections[1].s.Players, func(p PlayerRecord) bool { return p.ID == id }) {
+					busted = id
+				}
+			}
+		}
+		return moved != "" && busted != ""
+	})
+	refused("moved to another section", moved)
+	refused("busted", busted)
+	playToEnd(t, sim)
+}
+
+// TestSectionsTakeADeal plays 300 entries in four sections (no Temporal, every message late,
+// reordered or repeated): a deal is refused while the players left are spread over several
+// sections (saying how many and where), and taken once the field has merged into one section:
+// the tournament sends it with the prizes still to be won to that section, which quotes it on its
+// stacks after the last hand with its tables stopped (the clock paused); the deal's players are
+// paid its amounts at their places, the winner the reserve too, and the prizes add up to the
+// pool.
+func TestSectionsTakeADeal(t *testing.T) { // rules R6, P6
+	for seed := uint64(1); seed <= 5; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			spec := simSpec(300)
+			spec.SectionTables = 10
+			spec.Batch = 1 // a report a hand: the pause stops the tables within a hand
+			spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+			sim := newSectionSim(t, spec, seed)
+			top := sim.top
+			terms := floor.DealTerms{Reserve: 100}
+			deal := DealRequest{Method: "chip-chop", Terms: terms, ApprovedBy: "td", Key: "deal-1"}
+			pause := func(on bool, key string) {
+				kind := floor.ClockResume
+				if on {
+					kind = floor.ClockPause
+				}
+				r := ClockRequest{Kind: kind, By: "td", Key: key}
+				if err := top.VerifyClock(r); err != nil {
+					t.Fatal(err)
+				}
+				top.Clock(r, simStart)
+			}
+			pause(true, "pause-1")
+			if err := top.VerifyDeal(deal); err == nil || !strings.Contains(err.Error(), "the 300 players left are in 4 sections (section 1: ") {
+				t.Errorf("a deal at the start: %v, want refused naming the 4 sections", err)
+			}
+			if _, err := top.QuoteAt(); err == nil || !strings.Contains(err.Error(), "in 4 sections") {
+				t.Errorf("a quote at the start: %v", err)
+			}
+			pause(false, "resume-1")
+			sim.until("the final tables in one section", func() bool { _, err := top.dealSection(); return err == nil && top.Left <= 10 })
+			pause(true, "pause-2")
+			at, err := top.QuoteAt()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sec *floorSim
+			for _, f := range sim.sections {
+				if f.s.ID == at.Section {
+					sec = f
+				}
+			}
+			var quote DealQuote
+			var why error
+			defer func() {
+				if t.Failed() {
+					t.Log("the last quote's refusal: ", why)
+				}
+			}()
+			sim.until("the tables stopped", func() bool {
+				var stacks DealQuote
+				if stacks, why = sec.s.Quote(terms); why == nil {
+					quote, why = QuoteFor(stacks, at.Prizes, terms)
+				}
+				return why == nil
+			})
+			var chips, prizes, shared int64
+			for i := range quote.Players {
+				chips += quote.Stacks[i]
+				prizes += quote.Prizes[i]
+				shared += quote.ChipChop[i]
+			}
+			if len(quote.Players) != sec.s.Left() || chips != top.Ledger.Total() || shared+terms.Reserve != prizes {
+				t.Fatalf("quote %+v: %d players (%d left), %d chips (the ledger %d), ICM %d + reserve of prizes %d", quote, len(quote.Players), sec.s.Left(), chips, top.Ledger.Total(), shared, prizes)
+			}
+			if err := top.VerifyDeal(deal); err != nil {
+				t.Fatal(err)
+			}
+			top.OrderDeal(deal, simStart)
+			top.OrderDeal(deal, simStart) // a retry: sent once
+			sim.until("the deal answered", func() bool { return top.DealAnswered(deal.Key) })
+			d, ok, err := top.TakeDeal(deal.Key)
+			if err != nil || !ok || !slices.Equal(d.Players, quote.Players) || !slices.Equal(d.Amounts, quote.ChipChop) {
+				t.Fatalf("deal %+v, %v, %v; quoted %+v", d, ok, err, quote)
+			}
+			if again, _, err := top.TakeDeal(deal.Key); err != nil || !slices.Equal(again.Amounts, d.Amounts) {
+				t.Errorf("the deal again: %+v, %v", again, err)
+			}
+			if err := top.VerifyDeal(DealRequest{Method: "icm", ApprovedBy: "td", Key: "deal-2"}); err == nil || !strings.Contains(err.Error(), "made already") {
+				t.Errorf("a second deal: %v", err)
+			}
+			pause(false, "resume-2")
+			playToEnd(t, sim)
+			paid := map[string]int64{}
+			for _, p := range append(sim.written, top.Unwritten...) {
+				paid[p.Player] = p.Prize
+				if p.Place == 1 {
+					paid[p.Player] -= terms.Reserve
+				}
+			}
+			for i, p := range d.Players {
+				if paid[p] != d.Amounts[i] {
+					t.Errorf("%s paid %d (less the reserve if he won), the deal gives him %d", p, paid[p], d.Amounts[i])
+				}
+			}
+			if res, _ := top.Result(); res.Deal == nil {
+				t.Error("the result has no deal")
+			}
+		})
+	}
+}

@@ -40,6 +40,14 @@ type ToolsState struct {
 	Record *RecordState `json:"record,omitempty"`
 	// Refs numbers the tool orders sent to tables.
 	Refs int `json:"refs,omitempty"`
+	// At a section while late registration is open: the busted entries whose entrant may
+	// re-enter here, and the entries of the field with no record here (busted, disqualified,
+	// gone to another section, or drawn into another), sorted: a second entry of one is refused
+	// (section_money.go).
+	Busted    []BustRecord `json:"busted,omitempty"`
+	Elsewhere []string     `json:"elsewhere,omitempty"`
+	// DealDone, at a section, is its answer to the tournament's deal, for its next event.
+	DealDone *DealDone `json:"dealDone,omitempty"`
 }
 
 // ToolKind is what a ToolOrder does at the table.
@@ -720,6 +728,7 @@ func (s *TournamentState) toolsDone(tr *TableRecord, ev TableEvent) {
 	}
 	s.bountiesOf(ev)
 	s.recordBusts(tr, ev)
+	s.sectionEntrants(ev)
 }
 
 // validateTools checks the spec's add-ons and no-show rule (R1, T4).
@@ -739,6 +748,13 @@ func (s TournamentSpec) validateTools() []error {
 		}
 		if s.Bounty.Split == floor.BountyChipsWon {
 			errs = append(errs, &floor.RuleError{Rule: "R6", Reason: fmt.Sprintf("bounty split %q is not played: the tables report who won a busted player's last chips, not every chip won from him; use %q", floor.BountyChipsWon, floor.BountyLastChips)})
+		}
+	}
+	if s.Sectioned() {
+		for _, p := range s.Players {
+			if strings.Contains(p, ReEntryMark) {
+				errs = append(errs, errReEntryMark(p))
+			}
 		}
 	}
 	if s.NoShow != nil && s.NoShow.After < 0 {
@@ -766,4 +782,60 @@ func (s TournamentSpec) payoutsFor(b floor.BuyIns) (floor.Payouts, error) {
 		return floor.ComputePayouts(b.Entries, s.Payouts)
 	}
 	return b.Payouts(s.Payouts)
+}
+
+// dealStacks are the players left and their stacks after the last hand, once the tables have
+// stopped (verifyTablesStopped): what a deal is quoted on.
+func (s *TournamentState) dealStacks() (DealQuote, error) {
+	var q DealQuote
+	if err := s.verifyTablesStopped(); err != nil {
+		return q, err
+	}
+	for _, p := range s.Players {
+		if p.Status == Seated || p.Status == Moving {
+			q.Players = append(q.Players, p.ID)
+			q.Stacks = append(q.Stacks, p.Stack)
+		}
+	}
+	return q, nil
+}
+
+// QuoteFor quotes the deal both ways (ICM up to floor.MaxICMPlayers players, chip-chop) for the
+// players and stacks of q, sharing the first of prizes (the prizes still to be won, first place
+// first; one a player left).
+func QuoteFor(q DealQuote, prizes []int64, terms floor.DealTerms) (DealQuote, error) {
+	n := len(q.Players)
+	if n < 2 || len(q.Stacks) != n {
+		return q, errors.New("a deal needs two players left")
+	}
+	q.Prizes = make([]int64, n)
+	copy(q.Prizes, prizes)
+	var err1, err2 error
+	if n <= floor.MaxICMPlayers {
+		q.ICM, err1 = floor.ICMDeal(q.Stacks, q.Prizes, terms)
+	} else {
+		err1 = fmt.Errorf("ICM takes at most %d players, %d are left", floor.MaxICMPlayers, n)
+	}
+	q.ChipChop, err2 = floor.ChipChop(q.Stacks, q.Prizes, terms)
+	if err1 != nil && err2 != nil {
+		return q, errors.Join(err1, err2)
+	}
+	return q, nil
+}
+
+// dealAmounts are the amounts of q's deal by method, or why there is none.
+func dealAmounts(q DealQuote, method string) ([]int64, error) {
+	switch method {
+	case "icm":
+		if q.ICM == nil {
+			return nil, fmt.Errorf("no ICM deal for %d players", len(q.Players))
+		}
+		return q.ICM, nil
+	case "chip-chop":
+		if q.ChipChop == nil {
+			return nil, errors.New("no chip-chop deal")
+		}
+		return q.ChipChop, nil
+	}
+	return nil, fmt.Errorf("deal method %q: icm or chip-chop", method)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -101,8 +102,10 @@ type TopState struct {
 	HandForHand TopHandForHand `json:"handForHand"`
 	Finished    bool           `json:"finished,omitempty"`
 	ChipErrors  []string       `json:"chipErrors,omitempty"`
-	// Actions are the clock actions applied, by idempotency key.
+	// Actions are the clock actions (and the deal) applied, by idempotency key.
 	Actions map[string]string `json:"actions,omitempty"`
+	// Tools are the director's tools the tournament keeps itself: the deal (section_money.go).
+	Tools TopTools `json:"tools,omitzero"`
 }
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -114,11 +117,18 @@ type SectionStart struct {
 	Spec   TournamentSpec `json:"spec"`
 	Seed   uint64         `json:"seed"`
 	Tables []floor.Table  `json:"tables"`
+	// Elsewhere are the players of an explicit list drawn into other sections whose late entry
+	// would come here (TopState.drawnElsewhere), sorted.
+	Elsewhere []string `json:"elsewhere,omitempty"`
 }
 
 // State is the section's first state, its clock started at now.
 func (st SectionStart) State(now time.Time) (*TournamentState, error) {
-	return NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
+	s, err := NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
+	if err == nil {
+		s.Tools.Elsewhere = st.Elsewhere
+	}
+	return s, err
 }
 
 // NewTopState draws the seats and buttons of the whole field (T2, T3) and gives each section
@@ -164,6 +174,7 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 		rec.Last = SectionEvent{Section: n + 1, Players: players, Tables: len(part), Chips: int64(players) * spec.Structure.StartingStack}
 		t.Sections = append(t.Sections, rec)
 	}
+	t.drawnElsewhere(named, sections)
 	return t, sections, nil
 }
 
@@ -239,6 +250,9 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	for _, e := range ev.Entered {
 		t.entered(e)
 	}
+	if ev.Deal != nil {
+		t.dealDone(r.Number, *ev.Deal)
+	}
 	for _, g := range ev.Busts {
 		t.place(g)
 	}
@@ -283,7 +297,7 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 			t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("section %d: %s", r.Number, e))
 		}
 	}
-	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered = nil, nil, nil, nil, SectionMoney{}, nil
+	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered, ev.Deal = nil, nil, nil, nil, SectionMoney{}, nil, nil
 	r.Last = ev
 	if ev.Closed {
 		r.Phase = SectionClosed
@@ -368,9 +382,10 @@ func (t *TopState) award(left int, group []floor.Elimination) {
 	t.record(floor.AwardPrizes(standings, t.Payouts.Prizes, t.Spec.Payouts.Unit))
 }
 
-// record keeps the best places and queues every one to be written out.
+// record keeps the best places and queues every one to be written out; a deal's players are
+// paid its amounts.
 func (t *TopState) record(awards []floor.Award) {
-	for _, a := range awards {
+	for _, a := range t.Tools.Deal.pay(awards) {
 		pl := Place{Place: a.Place, Player: string(a.Player), Prize: a.Prize}
 		if a.Shared > 1 {
 			pl.Shared = a.Shared
@@ -624,7 +639,7 @@ func (t *TopState) Clock(r ClockRequest, now time.Time) {
 }
 
 // ErrSections is the answer to a director's action a tournament of sections does not take itself.
-var ErrSections = errors.New("a tournament of several sections takes the clock, late entries and batches itself; an action on a player goes to his section")
+var ErrSections = errors.New("a tournament of several sections takes the clock, late entries, batches and deals itself; an action on a player goes to his section")
 
 // ErrNotInSections is a director's action the tournament of sections refuses, and why.
 type ErrNotInSections struct {
@@ -639,19 +654,9 @@ func (e ErrNotInSections) Error() string {
 // Unwrap makes every refusal an ErrSections.
 func (e ErrNotInSections) Unwrap() error { return ErrSections }
 
-// Why a tournament of sections refuses each director's action it does not take itself.
-const (
-	whyReEntry = "a re-entry needs the busted entrant's record (his entries, R1's limit), which his section forgot when he busted, " +
-		"and the tournament keeps no player's record: re-entries are for a tournament of one section (up to 200 tables)"
-	whyRouted = "the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there " +
-		"(workflows.Tournament finds his section; the sections query lists them)"
-	whyDeal = "a deal needs every player's stack after the last hand with every section's tables paused, and the tournament does not gather them from its sections yet"
-)
-
-// RefuseReEntry says why a tournament of sections refuses a re-entry.
-func (t *TopState) RefuseReEntry(r RegisterRequest) error {
-	return ErrNotInSections{Action: "re-entry of " + r.ReEntryOf, Why: whyReEntry}
-}
+// whyRouted is why a tournament of sections refuses an action on a player sent to it.
+const whyRouted = "the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there " +
+	"(workflows.Tournament finds his section; the sections query lists them)"
 
 // RefuseOnPlayer is the answer of the tournament to an action on a player sent to it instead of
 // his section.
@@ -659,16 +664,14 @@ func (t *TopState) RefuseOnPlayer(action string) error {
 	return ErrNotInSections{Action: action, Why: whyRouted}
 }
 
-// RefuseDeal says why a tournament of sections refuses a deal or its quote.
-func (t *TopState) RefuseDeal() error { return ErrNotInSections{Action: "deal", Why: whyDeal} }
-
 // PendingEntry is a late entry sent to a section, until the director has its answer.
 type PendingEntry struct {
-	Key      string `json:"key"`
-	Player   string `json:"player"`
-	Section  int    `json:"section"`
-	Answered bool   `json:"answered,omitempty"`
-	Refused  string `json:"refused,omitempty"`
+	Key       string `json:"key"`
+	Player    string `json:"player"`
+	ReEntryOf string `json:"reEntryOf,omitempty"`
+	Section   int    `json:"section"`
+	Answered  bool   `json:"answered,omitempty"`
+	Refused   string `json:"refused,omitempty"`
 }
 
 // Level is the number of the level being played.
@@ -687,9 +690,11 @@ func (t *TopState) VerifyRegister(r RegisterRequest, now time.Time) error {
 	case t.Finished:
 		return errors.New("the tournament is over")
 	case r.ReEntryOf != "":
-		return t.RefuseReEntry(r)
+		return t.verifyReEntry(r, now)
 	case r.Player == "":
 		return errors.New("an entry needs a player ID")
+	case strings.Contains(r.Player, ReEntryMark):
+		return errReEntryMark(r.Player)
 	}
 	if l := t.Level(now); l > t.Spec.LateRegistrationLevel {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("registration closed after level %d; this is level %d", t.Spec.LateRegistrationLevel, l)}
@@ -735,9 +740,9 @@ func (t *TopState) Register(r RegisterRequest) {
 	if k := slices.IndexFunc(t.Entering, func(e PendingEntry) bool { return e.Key == r.Key }); k >= 0 && r.Key != "" {
 		return
 	}
-	n := t.EntrySection(r.Player)
-	t.Entering = append(t.Entering, PendingEntry{Key: r.Key, Player: r.Player, Section: n})
-	o := EntryOrder{Key: r.Key, Player: r.Player}
+	n := t.entrySection(r)
+	t.Entering = append(t.Entering, PendingEntry{Key: r.Key, Player: r.Player, ReEntryOf: r.ReEntryOf, Section: n})
+	o := EntryOrder{Key: r.Key, Player: r.Player, ReEntryOf: r.ReEntryOf}
 	// The entries of one task to one section go in one order (a batch is one order a section).
 	if rec := t.Section(n); rec != nil {
 		if q := rec.Orders.LastQueued(); q != nil && len(q.Entries) > 0 {
@@ -825,7 +830,7 @@ func (t *TopState) Result() (TournamentResult, error) {
 	}
 	return TournamentResult{Name: t.Spec.Name, Places: slices.Clone(t.Places), PrizePool: t.Payouts.Pool, Entries: t.Entries.Field(),
 		HandsPlayed: t.HandsPlayed(), Tables: t.TablesOpened, HandForHandRounds: t.HandForHand.Rounds, Started: t.Started, Ended: t.Ended,
-		Ledger: t.Ledger, ChipErrors: t.ChipErrors, Bounties: t.BountyResult()}, nil
+		Ledger: t.Ledger, ChipErrors: t.ChipErrors, Bounties: t.BountyResult(), Deal: t.Tools.Deal}, nil
 }
 
 // Redacted is the state without the seed, for the State query.
