@@ -45,7 +45,9 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	f := &recordsFixture{operator: o, ctx: ctx, admin: o.api.client,
 		ann: userClient(t, o.api, "floor-ann"), bob: userClient(t, o.api, "cashier-bob")}
 
-	tm := simulationTournament("route", 12)
+	// 20 and hero: three tables, and two until 12 have busted, so that there is always another
+	// table to move hero to (with 12 and hero, 4 busts by the pause left one table once).
+	tm := simulationTournament("route", 20)
 	tm.Spec.TablePods.Template.Env[0].Value = "50ms"
 	// The table's bots play the field, and leave hero's seat to his connection (the env after the
 	// simulation's "all" wins, as in a container); bots that play their cards, so that the field
