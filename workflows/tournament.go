@@ -306,9 +306,15 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.sending--; w.wake = true }()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		gone := func() bool { t := w.s.Table(id); return t.Closing || t.Closed }
-		retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
+		retrySignal(ctx, workflowID, OrdersSignal, orders, func() bool { return tableGone(w.s, id) })
 	})
+}
+
+// tableGone: table id was told to close, or is no longer on the books at all (a section forgets
+// a table once it has closed, which may be while a signal to it is retried).
+func tableGone(s *director.TournamentState, id floor.TableID) bool {
+	t := s.Table(id)
+	return t == nil || t.Closing || t.Closed
 }
 
 func (w *tournamentWorkflow) track(f workflow.Future) {
