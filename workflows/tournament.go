@@ -104,6 +104,10 @@ func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
 func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) error {
 	if resumed {
 		s.Resend()
+	} else {
+		// A simulation's pacing near the bubble (director.PaceSlide); a run recorded before it
+		// replays without it.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceSlide))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}
