@@ -104,6 +104,10 @@ func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
 func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) error {
 	if resumed {
 		s.Resend()
+	} else {
+		// A simulation's pacing near the bubble (director.PaceSlide); a run recorded before it
+		// replays without it.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceSlide))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}
@@ -306,9 +310,15 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.sending--; w.wake = true }()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		gone := func() bool { t := w.s.Table(id); return t.Closing || t.Closed }
-		retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
+		retrySignal(ctx, workflowID, OrdersSignal, orders, func() bool { return tableGone(w.s, id) })
 	})
+}
+
+// tableGone: table id was told to close, or is no longer on the books at all (a section forgets
+// a table once it has closed, which may be while a signal to it is retried).
+func tableGone(s *director.TournamentState, id floor.TableID) bool {
+	t := s.Table(id)
+	return t == nil || t.Closing || t.Closed
 }
 
 func (w *tournamentWorkflow) track(f workflow.Future) {

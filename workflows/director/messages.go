@@ -26,6 +26,10 @@ type Order struct {
 	ColorUp     *ColorUpOrder     `json:"colorUp,omitempty"`
 	Close       *CloseTableOrder  `json:"close,omitempty"`
 	Tool        *ToolOrder        `json:"tool,omitempty"` // a director's tool (tools.go)
+
+	// Slide: the credit runs on past every hand in which nobody was eliminated (a simulation near
+	// the bubble), so that only a hand with an elimination waits for the floor.
+	Slide *bool `json:"slide,omitempty"`
 }
 
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
@@ -142,6 +146,9 @@ type TableEvent struct {
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`
+
+	// Credit, while the table's credit slides (Order.Slide), is the last hand it may deal now.
+	Credit int64 `json:"credit,omitempty"`
 }
 
 // BustGroup is the players one hand eliminated, with their stacks at its start (R7).

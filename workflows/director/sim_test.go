@@ -25,6 +25,12 @@ type floorSim struct {
 	events []TableEvent
 	orders []TableOrders
 	hands  int
+	// grants counts the credit orders the tournament sent: each the end of a trip from a table
+	// to the floor and back (a table out of credit waits for it).
+	grants int
+	// slow, when set, makes one table in ten (by number) report only one round in slow, as the
+	// tables of a busy machine that start late or wait long for their reports do.
+	slow int
 	// byHand, when set, deals each hand from its own generator, keyed by the spec's seed, the
 	// table and the hand number, not from rng: the same hands whatever the order of delivery.
 	byHand bool
@@ -72,6 +78,13 @@ func (f *floorSim) openTables() {
 // flush takes the tournament's outbox into the delivery queue.
 func (f *floorSim) flush() {
 	f.openTables()
+	for _, b := range f.s.Outbox {
+		for _, o := range b.Orders {
+			if o.Credit != nil {
+				f.grants++
+			}
+		}
+	}
 	f.orders = append(f.orders, f.s.Outbox...)
 	f.s.Outbox = nil
 	f.s.Deleting = nil
@@ -90,6 +103,17 @@ func (f *floorSim) deliver() {
 		}
 	}
 	f.orders = f.orders[n:]
+}
+
+// deliverAll hands every queued order to its table, as signals sent at once arrive on a machine
+// that is not busy.
+func (f *floorSim) deliverAll() {
+	for _, b := range f.orders {
+		if t := f.tables[b.Table]; t != nil {
+			t.st.AddOrders(b.Orders)
+		}
+	}
+	f.orders = nil
 }
 
 // report is one table's report: its hands since the last, then the orders, then what it does next.
@@ -189,7 +213,7 @@ func (f *floorSim) once() {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		if f.rng.IntN(3) > 0 {
+		if f.rng.IntN(3) > 0 && (f.slow == 0 || id%10 != 0 || f.rng.IntN(f.slow) == 0) {
 			f.report(f.tables[id])
 		}
 	}

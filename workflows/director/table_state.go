@@ -48,6 +48,10 @@ type TableState struct {
 	// from it (0: no limit). It keeps the tables from running ahead of the floor's decisions when
 	// the machine is busy, and near the bubble makes them tell every hand.
 	Credit int64 `json:"credit,omitempty"`
+	// Slide: after a hand in which nobody was eliminated the credit runs on to the next hand, so
+	// that near the bubble only a hand with an elimination (news the floor must hear before the
+	// table deals on) waits for the tournament's grant.
+	Slide bool `json:"slide,omitempty"`
 	// HandForHand is the hand-for-hand round the table may deal (0: not hand-for-hand);
 	// RoundPlayed the last round it dealt or skipped; RoundDealing the round of the hand the last
 	// State let it deal.
@@ -234,6 +238,8 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 	}
 	if len(busted) > 0 {
 		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted, Knockouts: r.Knockouts})
+	} else if t.Slide && t.Credit > 0 {
+		t.Credit = max(t.Credit, t.HandNumber+1) // nobody out: the field is as the floor knows it
 	}
 	return nil
 }
@@ -346,7 +352,15 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 	case o.Batch != nil:
 		t.Batch = max(*o.Batch, 1)
 	case o.Credit != nil:
-		t.Credit = *o.Credit
+		// A sliding credit may have run past a grant sent before the table's last hands: a grant
+		// never takes back hands the table was given (0 is no limit: a table alone).
+		if t.Slide && *o.Credit != 0 && t.Credit != 0 {
+			t.Credit = max(t.Credit, *o.Credit)
+		} else {
+			t.Credit = *o.Credit
+		}
+	case o.Slide != nil:
+		t.Slide = *o.Slide
 	case o.HandForHand != nil:
 		t.HandForHand, t.RoundSkip = o.HandForHand.Round, o.HandForHand.Skip
 		if t.HandForHand == 0 {
@@ -596,6 +610,9 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		ev.Seats[s.Seat], ev.Stacks[s.Seat] = s.Player, s.Stack
 	}
 	ev.Button, ev.BigBlind = ft.Button, ft.BigBlind
+	if t.Slide {
+		ev.Credit = t.Credit
+	}
 	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
 	t.LastEventAt = now
 	return true

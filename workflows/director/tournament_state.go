@@ -70,6 +70,14 @@ type TournamentState struct {
 	Unplaced []TableBusts `json:"unplaced,omitempty"`
 	// Horizon, in a seeded simulation, is the hand every table may deal up to (see barriers).
 	Horizon int64 `json:"horizon,omitempty"`
+	// Pace is the version of a simulation's pacing the run was started with (the workflow's
+	// version marker, so that a history recorded before keeps its commands when replayed): from
+	// PaceSlide the tables' credit slides near the bubble (slide) and the floor plans beside the
+	// moves under way (planWhileMoving); 0 does neither.
+	Pace int `json:"pace,omitempty"`
+	// MovingSince is when the floor last found a move under way after it had found none (zero:
+	// none under way): see planWhileMoving.
+	MovingSince time.Time `json:"movingSince,omitzero"`
 
 	// Section, when set, makes this the state of one section of a large tournament (see
 	// SectionRole): its own tables and players, the clock and the places the tournament's.
@@ -146,13 +154,18 @@ type TableRecord struct {
 	Arriving []Arrival `json:"arriving,omitempty"`
 	// Credit is the last hand the table may deal (a simulation's flow control); Last says the
 	// table was told it is the last (see lastTable).
-	Credit    int64 `json:"credit,omitempty"`
-	Last      bool  `json:"last,omitempty"`
-	Held      bool  `json:"held,omitempty"`
-	Breaking  bool  `json:"breaking,omitempty"`
-	Closing   bool  `json:"closing,omitempty"`
-	Closed    bool  `json:"closed,omitempty"`
-	RoundDone int   `json:"roundDone,omitempty"`
+	Credit int64 `json:"credit,omitempty"`
+	// CreditSeq is the Seq of the last credit order sent; Slide what the table was told of its
+	// credit sliding (Order.Slide). An event that acknowledges CreditSeq tells the table's credit
+	// as it stands (a sliding credit runs past the grants).
+	CreditSeq int  `json:"creditSeq,omitempty"`
+	Slide     bool `json:"slide,omitempty"`
+	Last      bool `json:"last,omitempty"`
+	Held      bool `json:"held,omitempty"`
+	Breaking  bool `json:"breaking,omitempty"`
+	Closing   bool `json:"closing,omitempty"`
+	Closed    bool `json:"closed,omitempty"`
+	RoundDone int  `json:"roundDone,omitempty"`
 	// Started: the table's workflow and process were asked for.
 	Started bool `json:"started,omitempty"`
 	// LastNews is when the tournament last heard from the table (its deadline runs from it),
@@ -230,7 +243,7 @@ func NewTournamentState(id string, spec TournamentSpec, seed uint64, now time.Ti
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1}
+	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Pace: PaceSlide}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
 	s.Entries = spec.entries(0, 0, 0)
 	for _, p := range spec.Players {
@@ -380,6 +393,8 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 			tr.Credit = s.Horizon
 		}
 		st.Credit = tr.Credit
+		tr.Slide = s.slide()
+		st.Slide = tr.Slide
 		st.Schedule = s.handSchedule()
 		st.followSchedule()
 		if s.Section == nil && s.alone() && s.registrationOpen(s.Started) != nil {
@@ -610,6 +625,9 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	tr.Acked = max(tr.Acked, ev.Acked)
 	tr.Unacked = slices.DeleteFunc(tr.Unacked, func(o Order) bool { return o.Seq <= tr.Acked })
 	tr.RoundDone = max(tr.RoundDone, ev.HandForHand)
+	if ev.Credit > 0 && tr.Credit > 0 && ev.Acked >= tr.CreditSeq {
+		tr.Credit = ev.Credit // the table's credit slid past the last grant (Order.Slide)
+	}
 	for i, id := range ev.Seats {
 		if id == "" {
 			continue
@@ -742,6 +760,49 @@ func (s *TournamentState) Resend() {
 	}
 }
 
+// PaceSlide is the Pace from which the credit slides and the floor plans beside moves.
+const PaceSlide = 1
+
+// PlanWait is how long a simulation's floor waits for the moves under way before it plans the
+// tables they do not touch (planWhileMoving).
+const PlanWait = 3 * time.Second
+
+// planWhileMoving says the floor plans while moves are under way: in a simulation without
+// barriers, once they have been under way for PlanWait, the tables no move touches are planned
+// among themselves (inMotion), the others once their moves are done. Waiting for every move to be
+// done let one slow table (one that starts late, or whose reports wait on a busy machine) stop the
+// breaking of all the others: they went on busting players, and the tables short of its fullest
+// were held waiting for players that only a plan sends (10,000 entries: 332 players left on a
+// section's 100 tables, 58 of them held). Planning while moves are under way at once breaks
+// fewer tables than waiting a little: the tables receiving players are left out of the plan, and
+// their free seats with them.
+func (s *TournamentState) planWhileMoving(now time.Time) bool {
+	return s.Pace >= PaceSlide && s.Spec.Simulation && !s.barriers() && !s.MovingSince.IsZero() && now.Sub(s.MovingSince) >= PlanWait
+}
+
+// noteMoving keeps MovingSince.
+func (s *TournamentState) noteMoving(now time.Time) {
+	switch moving := s.MovesPending(); {
+	case !moving:
+		s.MovingSince = time.Time{}
+	case s.MovingSince.IsZero():
+		s.MovingSince = now
+	}
+}
+
+// inMotion: a player is on his way to table t, or told to leave it.
+func (s *TournamentState) inMotion(t *TableRecord) bool {
+	if len(t.Arriving) > 0 {
+		return true
+	}
+	for _, id := range t.Seats {
+		if p := s.player(id); id != "" && p != nil && p.Leaving {
+			return true
+		}
+	}
+	return false
+}
+
 // MovesPending: a player is on the way from one table to another, or told to go. The floor plans
 // again only when every move it ordered is done, so that its view of the tables is theirs (less
 // the hands played since their last news, which only take players away).
@@ -798,13 +859,14 @@ func (s *TournamentState) Step(now time.Time) {
 		return                           // a seeded simulation decides only at barriers
 	}
 	s.placeUnplaced()
-	if !h.Open && !s.MovesPending() {
+	s.noteMoving(now)
+	if !h.Open && (!s.MovesPending() || s.planWhileMoving(now)) {
 		s.plan()
 	}
 	if !s.barriers() {
 		// A seeded simulation needs no holding: the tables players move to wait at the barrier
 		// until their seat orders go (grantHorizon).
-		s.hold()
+		s.hold(now)
 	}
 	s.approachBubble()
 	s.grantCredit()
@@ -1018,7 +1080,9 @@ func (s *TournamentState) grantCredit() {
 				t.Credit = 0
 				credit, batch := int64(0), s.loneBatch()
 				s.order(t.ID, Order{Credit: &credit})
+				t.CreditSeq = t.Sent
 				s.order(t.ID, Order{Batch: &batch})
+				s.slideCredit(t, false)
 			}
 			continue
 		}
@@ -1036,7 +1100,31 @@ func (s *TournamentState) grantCredit() {
 		t.Credit = t.Hand + w
 		credit := t.Credit
 		s.order(t.ID, Order{Credit: &credit})
+		t.CreditSeq = t.Sent
+		// After the credit: a shrinking grant (the approach begins) is applied before the credit
+		// slides, and one that ends the approach while it still slides.
+		s.slideCredit(t, s.slide())
 	}
+}
+
+// slide says the tables' credit slides (Order.Slide): a simulation near the bubble without
+// barriers, where each table's credit is one hand (creditWindow). A table then waits for the
+// floor only after a hand with an elimination, the one news that brings the bubble nearer: hands
+// in which nobody was eliminated leave the field as the floor knows it, and cost no trip to the
+// floor and back. The bubble is as safe as with one hand of credit: no table deals past a hand
+// with an elimination before the floor has heard it.
+func (s *TournamentState) slide() bool {
+	return s.Pace >= PaceSlide && s.Spec.Simulation && !s.barriers() && s.HandForHand.Approach
+}
+
+// slideCredit tells table t whether its credit slides, if it was told otherwise. It goes with a
+// credit order (grantCredit), so that no table is signalled for it alone.
+func (s *TournamentState) slideCredit(t *TableRecord, on bool) {
+	if t.Slide == on {
+		return
+	}
+	t.Slide = on
+	s.order(t.ID, Order{Slide: &on})
 }
 
 // lastTable tells a simulation's one table left that it is the last once nobody can join it
@@ -1070,11 +1158,16 @@ func (s *TournamentState) roundDone() bool {
 }
 
 // plan breaks and balances the tables (R3, R4) from the floor's view, when it is the tables' own.
+// While moves are under way (planWhileMoving) it plans the tables no move touches.
 func (s *TournamentState) plan() {
+	moving := s.MovesPending()
+	if moving && s.Tools.BreakNext != nil {
+		return // the director's break waits for the whole floor's view (directorBreak)
+	}
 	var open []floor.Table
 	for i := range s.Tables {
 		t := &s.Tables[i]
-		if !t.Closed && !t.Closing && !t.Breaking {
+		if !t.Closed && !t.Closing && !t.Breaking && (!moving || !s.inMotion(t)) {
 			open = append(open, s.view(t))
 		}
 	}
@@ -1167,7 +1260,7 @@ func (s *TournamentState) closeEmptyTables() {
 }
 
 // hold stops the tables short by HoldShortBy or more until their players arrive (TDA).
-func (s *TournamentState) hold() {
+func (s *TournamentState) hold(now time.Time) {
 	var open []floor.Table
 	for i := range s.Tables {
 		t := &s.Tables[i]
@@ -1181,6 +1274,23 @@ func (s *TournamentState) hold() {
 		open = append(open, ft)
 	}
 	held := floor.TablesToHold(open)
+	if s.planWhileMoving(now) && s.MovesPending() {
+		// Short against the tables no move touches (those the floor plans now, planWhileMoving):
+		// the fullest table may be one whose players are told to leave and whose reports are slow,
+		// and the tables short of it would wait for it, not for players on their way.
+		most := 0
+		for _, ft := range open {
+			if t := s.Table(ft.ID); !s.inMotion(t) {
+				most = max(most, ft.Players())
+			}
+		}
+		held = held[:0]
+		for _, ft := range open {
+			if n := ft.Players(); n > 0 && n <= most-floor.HoldShortBy {
+				held = append(held, ft.ID)
+			}
+		}
+	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if t.Closed || t.Closing {

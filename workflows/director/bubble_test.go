@@ -1,0 +1,165 @@
+package director
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/report"
+)
+
+// TestSlidingCreditWaitsOnlyAfterAnElimination: a table whose credit slides (near the bubble)
+// deals on past its credit after every hand in which nobody was eliminated, and waits for the
+// floor after a hand with an elimination; a grant sent before its last hands never takes back
+// hands it was given, and no limit (a table alone) stays no limit.
+func TestSlidingCreditWaitsOnlyAfterAnElimination(t *testing.T) { // rule R7
+	st := threePlayers()
+	st.Credit, st.Slide = 1, true
+	if next := st.Next(&TableEvent{}, true); next.Directive != report.Play || next.Batch != 1 {
+		t.Fatalf("credit 1 at hand 0: %v batch %d, want one hand", next.Directive, next.Batch)
+	}
+	var ev TableEvent
+	if err := st.ApplyResults([]report.HandResult{hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 900, 1, "b", 1100, 2, "c", 1000))}, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if st.Credit != 2 {
+		t.Fatalf("credit %d after a hand with no elimination, want 2 (it slides)", st.Credit)
+	}
+	if next := st.Next(&ev, true); next.Directive != report.Play {
+		t.Fatalf("after a hand with no elimination: %v, want play without a grant", next.Directive)
+	}
+	if st.Event(&ev, 0, simStart) {
+		t.Fatalf("a hand with no elimination sent an event: %+v", ev)
+	}
+	ev = TableEvent{}
+	out := hand(2, stacks(0, "a", 900, 1, "b", 1100, 2, "c", 1000), stacks(0, "a", 0, 1, "b", 2000, 2, "c", 1000),
+		engine.Elimination{Seat: 0, ID: "a", StartingStack: 900})
+	if err := st.ApplyResults([]report.HandResult{out}, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if st.Credit != 2 {
+		t.Fatalf("credit %d after a hand with an elimination, want 2 (no slide)", st.Credit)
+	}
+	if next := st.Next(&ev, true); next.Directive != report.Wait {
+		t.Fatalf("after a hand with an elimination: %v, want wait for the floor", next.Directive)
+	}
+	if !st.Event(&ev, 0, simStart) || ev.Credit != 2 || len(ev.Busts) != 1 {
+		t.Fatalf("the event of the elimination: %+v, want the bust and credit 2", ev)
+	}
+	// A grant of hand 4, then a stale one of hand 3: the table keeps 4.
+	st.AddOrders([]Order{{Seq: 1, Credit: ptr(int64(4))}, {Seq: 2, Credit: ptr(int64(3))}})
+	st.ApplyOrders(&TableEvent{})
+	if st.Credit != 4 {
+		t.Fatalf("credit %d after grants of 4 then 3, want 4", st.Credit)
+	}
+	// No limit (alone), then the slide off: a grant is the credit again.
+	st.AddOrders([]Order{{Seq: 3, Credit: ptr(int64(0))}})
+	st.ApplyOrders(&TableEvent{})
+	if st.Credit != 0 {
+		t.Fatalf("credit %d after a grant of no limit, want 0", st.Credit)
+	}
+	st.AddOrders([]Order{{Seq: 4, Slide: ptr(false)}, {Seq: 5, Credit: ptr(int64(3))}})
+	st.ApplyOrders(&TableEvent{})
+	if st.Slide || st.Credit != 3 {
+		t.Fatalf("slide %v credit %d, want no slide and credit 3", st.Slide, st.Credit)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestBubbleApproachTripsPerHand: near the bubble (Approach, before the rounds) a table's credit
+// is one hand, and with one hand a trip each every hand dealt waited for a trip to the floor and
+// back (a grant). The credit slides past the hands in which nobody was eliminated, so that only
+// those with an elimination wait: the grants are far fewer than the hands, in one tournament and
+// across sections, and the bubble still bursts in the hand-for-hand rounds (R7) with every place
+// given once (playToEnd, TestFloorSimulation's check).
+func TestBubbleApproachTripsPerHand(t *testing.T) { // rule R7
+	for seed := uint64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint("sections seed ", seed), func(t *testing.T) {
+			spec := simSpec(3000)
+			spec.SectionTables = 40
+			sim := newSectionSim(t, spec, seed)
+			var hands, grants int
+			counts := map[int][2]int{}
+			for _, n := range sortedKeys(sim.sections) {
+				counts[n] = [2]int{}
+			}
+			for k := 0; !sim.top.Finished; k++ {
+				if k == 200000 {
+					t.Fatalf("not finished: %d left", sim.top.Left)
+				}
+				before := map[int][2]int{}
+				for n, f := range sim.sections {
+					before[n] = [2]int{f.hands, f.grants}
+				}
+				sim.once()
+				for n, f := range sim.sections {
+					if h := f.s.HandForHand; h.Approach && !h.On {
+						hands += f.hands - before[n][0]
+						grants += f.grants - before[n][1]
+					}
+				}
+			}
+			if sim.burst != "" {
+				t.Error(sim.burst)
+			}
+			if hands < 1000 {
+				t.Fatalf("%d hands dealt near the bubble: the approach was not played", hands)
+			}
+			t.Logf("near the bubble: %d hands, %d grants (%.2f a hand)", hands, grants, float64(grants)/float64(hands))
+			if grants*2 > hands {
+				t.Errorf("near the bubble %d grants for %d hands: most hands waited for a trip to the floor", grants, hands)
+			}
+		})
+	}
+}
+
+// TestSectionsBreakTablesBesideSlowOnes: at several sections the floor goes on breaking tables
+// (R4) while one table in ten reports only now and then (one that starts late, or whose reports
+// wait on a busy machine). The floor planned only once every move it had ordered was done, so one
+// slow table's move held up every break and balance of its section, and the tables short of its
+// fullest were held waiting for players only a plan sends: the field crept toward the bubble (a
+// real run of 10,000: 332 players on a section's 100 tables, 58 held, one move under way). Now,
+// once moves have been under way for PlanWait, the floor plans the tables no move touches. The
+// field reaches the bubble in a fraction of the steps, the tables within half again of R4's
+// need, and chips, places and the bubble's rounds hold (R1, R5, R7).
+func TestSectionsBreakTablesBesideSlowOnes(t *testing.T) { // rules R3, R4
+	for seed := uint64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			spec := simSpec(4000)
+			spec.SectionTables = 40
+			sim := newSectionSim(t, spec, seed)
+			for _, f := range sim.sections {
+				f.slow = 400
+			}
+			var tables, need float64
+			steps := 0
+			for k := 0; !sim.top.Finished; k++ {
+				if k == 400000 {
+					t.Fatalf("not finished: %d left", sim.top.Left)
+				}
+				sim.once()
+				left, paid := sim.top.Left, len(sim.top.Payouts.Prizes)
+				if left > spec.PlayerCount*6/10 || left <= paid || sim.top.HandForHand.On {
+					continue // the field's first hands, and the rounds
+				}
+				steps++
+				open := 0
+				for _, f := range sim.sections {
+					open += f.s.OpenTables()
+				}
+				tables += float64(open)
+				need += float64((left + spec.TableSize - 1) / spec.TableSize)
+			}
+			if sim.burst != "" {
+				t.Error(sim.burst)
+			}
+			ratio := tables / need
+			t.Logf("%d steps from 60%% of the field to the rounds, %.2f tables for each one R4 needs", steps, ratio)
+			if steps > 1000 || ratio > 1.5 {
+				t.Errorf("%d steps from 60%% of the field to the rounds (want at most 1,000), %.2f tables for each one R4 needs (want at most 1.5): "+
+					"slow tables hold up the floor", steps, ratio)
+			}
+		})
+	}
+}
