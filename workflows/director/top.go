@@ -642,7 +642,7 @@ func (e ErrNotInSections) Unwrap() error { return ErrSections }
 // Why a tournament of sections refuses each director's action it does not take itself.
 const (
 	whyReEntry = "a re-entry needs the busted entrant's record (his entries, R1's limit), which his section forgot when he busted, " +
-		"and the tournament keeps no player's record: re-entries are for a tournament of one section (up to 200 tables)"
+		"and the tournament keeps no player's record: re-entries are for a tournament of one section (up to 128 tables)"
 	whyRouted = "the player's record (stack, table, rebuys, sanctions) is in his section's workflow: send it there " +
 		"(workflows.Tournament finds his section; the sections query lists them)"
 	whyDeal = "a deal needs every player's stack after the last hand with every section's tables paused, and the tournament does not gather them from its sections yet"
