@@ -56,8 +56,9 @@ type runLimits struct {
 	children, acts   int    // the most pending at once
 	signals          int
 	taskFailed       int
-	unhandled        int    // tasks refused because a signal came in as the run continued as new
-	failure          string // the last task failure's cause
+	unhandled        int            // tasks refused because a message came in as the run continued as new
+	unhandledBy      map[string]int // what came in during those tasks: signals by name (their sender's kind), other events by type
+	failure          string         // the last task failure's cause
 	continuedAsNewOK bool
 }
 
@@ -65,13 +66,24 @@ type runLimits struct {
 // child workflows (initiated, not yet closed), activities (scheduled, not yet closed) and signals
 // to other workflows (initiated, not yet delivered or failed).
 func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, error) {
-	l := runLimits{id: id, run: run}
+	l := runLimits{id: id, run: run, unhandledBy: map[string]int{}}
 	var children, acts, signals int
+	afterUnhandled := false // the events after a task refused for UnhandledCommand: what came in
 	it := c.GetWorkflowHistory(ctx, id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			return l, err
+		}
+		if afterUnhandled {
+			switch ev.GetEventType() {
+			case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
+				afterUnhandled = false
+			case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+				l.unhandledBy["signal "+ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName()]++
+			default:
+				l.unhandledBy[ev.GetEventType().String()]++
+			}
 		}
 		switch ev.GetEventType() {
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
@@ -86,8 +98,10 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			a := ev.GetWorkflowTaskFailedEventAttributes()
 			if a.GetCause() == enumspb.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND {
 				// A signal came in while the task completed the run (continue-as-new): the server
-				// refuses the completion and the next task takes the signal. Counted apart.
+				// refuses the completion and the next task takes the signal. The events that
+				// follow the failure, up to the next task, are those that came in: counted.
 				l.unhandled++
+				afterUnhandled = true
 				continue
 			}
 			l.taskFailed++
@@ -187,8 +201,11 @@ func continuedOfType(ctx context.Context, c client.Client, kind string) (int64, 
 // and a table have each continued as new (the thresholds lowered for it), then reads the server's
 // history of every run and checks it against Temporal's limits: every continue-as-new input at
 // most 256 KB, never more than 1,000 pending children, activities or signals in a run, no
-// workflow task failed. POKERFLOOR_SECTION_TABLES=12000 runs the same test on one section (the
-// shape before sections), which fails it.
+// workflow task failed but the continue-as-new completions refused for what came in during their
+// task (UnhandledCommand), which it counts by what came in. It logs where its time goes (every
+// table hosted, each kind's first continue-as-new, the histories read).
+// POKERFLOOR_SECTION_TABLES=12000 runs the same test on one section (the shape before sections),
+// which fails it; POKERFLOOR_SCALE_ENTRIES=20000 on a smaller field, to try a change first.
 func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server and 11,112 tables")
@@ -200,6 +217,14 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 			t.Fatalf("POKERFLOOR_SECTION_TABLES=%q: expected a number of tables, 1 or more", v)
 		}
 		sectionTables = n
+	}
+	entries := 100000
+	if v := os.Getenv("POKERFLOOR_SCALE_ENTRIES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 {
+			t.Fatalf("POKERFLOOR_SCALE_ENTRIES=%q: expected a number of entries, 2 or more", v)
+		}
+		entries = n
 	}
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
@@ -216,7 +241,7 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := TournamentSpec{Name: "100k", PlayerCount: 100000, TableSize: 9, Structure: turbo, Seed: 7, Simulation: true, BuyIn: 100,
+	spec := TournamentSpec{Name: "100k", PlayerCount: entries, TableSize: 9, Structure: turbo, Seed: 7, Simulation: true, BuyIn: 100,
 		ContinueAsNewAfter: 400, SectionContinueAsNewAfter: 400, TableContinueAsNewAfter: 40, SectionTables: sectionTables}
 	// A deadline that holds on a machine five times slower than this one (it takes about ? here).
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -230,6 +255,9 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if sectionTables >= 11112 {
 		kinds = []string{"TournamentWorkflow", "TableWorkflow"}
 	}
+	// Where the time goes: when every table was hosted, and when each kind first continued as new.
+	var hostedAt time.Duration
+	canAt := map[string]time.Duration{}
 	for {
 		done := true
 		var counts []int64
@@ -242,6 +270,9 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 			}
 			counts = append(counts, n)
 			done = done && n > 0
+			if _, seen := canAt[k]; n > 0 && !seen {
+				canAt[k] = time.Since(start).Round(time.Second)
+			}
 		}
 		qctx, qcancel := context.WithTimeout(ctx, 5*time.Second)
 		p, err := tour.Progress(qctx)
@@ -253,6 +284,9 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		hosted := len(host.ids)
 		host.mu.Unlock()
 		t.Logf("  %d tables hosted", hosted)
+		if hostedAt == 0 && hosted >= floor.TableCount(spec.PlayerCount, spec.TableSize) {
+			hostedAt = time.Since(start).Round(time.Second)
+		}
 		if done && hosted >= floor.TableCount(spec.PlayerCount, spec.TableSize) {
 			break
 		}
@@ -274,6 +308,7 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		}
 	}
 	local.Close() // the tables stop dealing: the histories stand still while they are read
+	t.Logf("every table hosted at %v; first continue-as-new of each kind at %v; histories read from %v", hostedAt, canAt, time.Since(start).Round(time.Second))
 	ids := []string{tour.ID}
 	if sectionTables == 0 {
 		sectionTables = director.DefaultSectionTables
@@ -309,10 +344,13 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	}
 	var largest, largestCAN runLimits
 	unhandled := 0
+	unhandledBy := map[string]int{} // receiver kind <- signal name
 	var most runLimits
 	byKind := map[string]int{}
+	canByKind := map[string]int{} // the largest continue-as-new input of each kind, bytes
 	for _, l := range runs {
 		byKind[l.kind]++
+		canByKind[l.kind] = max(canByKind[l.kind], l.continueAsNew)
 		if l.continueAsNew > maxContinueAsNewInput {
 			t.Errorf("%s run %s continued as new with an input of %d bytes (at most %d)", l.id, l.run, l.continueAsNew, maxContinueAsNewInput)
 		}
@@ -320,6 +358,9 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 			t.Errorf("%s run %s had %d pending children, %d activities, %d signals at once (at most %d each)", l.id, l.run, l.children, l.acts, l.signals, maxPending)
 		}
 		unhandled += l.unhandled
+		for name, n := range l.unhandledBy {
+			unhandledBy[l.kind+" <- "+name] += n
+		}
 		if l.taskFailed > 0 {
 			t.Errorf("%s run %s: %d workflow tasks failed (the last: %s)", l.id, l.run, l.taskFailed, l.failure)
 		}
@@ -331,10 +372,14 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		}
 		most.children, most.acts, most.signals = max(most.children, l.children), max(most.acts, l.acts), max(most.signals, l.signals)
 	}
-	t.Logf("%d runs read (%v), %d workflows not started, in %v; %d continue-as-new completions refused for a signal that came in (UnhandledCommand, retried by the next task)",
-		len(runs), byKind, notStarted, time.Since(start).Round(time.Second), unhandled)
-	t.Logf("largest continue-as-new input: %d bytes (%s, %s); largest input: %d bytes (%s); most pending at once: %d children, %d activities, %d signals",
-		largestCAN.continueAsNew, largestCAN.kind, largestCAN.id, largest.input, largest.id, most.children, most.acts, most.signals)
+	t.Logf("%d runs read (%v), %d workflows not started, in %v", len(runs), byKind, notStarted, time.Since(start).Round(time.Second))
+	t.Logf("largest continue-as-new input: %d bytes (%s, %s), by kind %v; largest input: %d bytes (%s); most pending at once: %d children, %d activities, %d signals",
+		largestCAN.continueAsNew, largestCAN.kind, largestCAN.id, canByKind, largest.input, largest.id, most.children, most.acts, most.signals)
+	// Not yet a failure: while the workflows message each other by signals, a signal that comes in
+	// during the task that continues a run as new has the server refuse it (the next task takes
+	// it). What came in is logged, by receiver and signal, to find the senders.
+	t.Logf("%d continue-as-new completions refused for what came in during the task (UnhandledCommand, retried by the next task), by receiver <- what: %v",
+		unhandled, unhandledBy)
 	sink.mu.Lock()
 	t.Logf("%d places written out", len(sink.places))
 	sink.mu.Unlock()

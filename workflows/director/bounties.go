@@ -18,7 +18,7 @@ import (
 // winner is paid his own bounty at the end. A disqualified player's bounty is unclaimed and goes
 // to the winner; a withdrawn entry's is refunded with his buy-in.
 
-// BountiesState is the bounties of the field (one section's field at most: 1,800 entries).
+// BountiesState is the bounties of the field (one section's field at most: 1,152 entries).
 type BountiesState struct {
 	Board *floor.BountyBoard `json:"board"`
 	// CashCents is the bounty cash each player has won; Knockouts how many players he knocked out

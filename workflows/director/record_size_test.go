@@ -72,3 +72,49 @@ func TestRecordStreamsItsRows(t *testing.T) {
 		t.Errorf("%d rows kept, %d of the best %d places given", n, best, KeepRows)
 	}
 }
+
+// maxContinueAsNewInput is the design's bound on any run's continue-as-new input (ARCHITECTURE.md,
+// Scale), an eighth of the server's 2 MB.
+const maxContinueAsNewInput = 256 << 10
+
+// TestOneSectionContinueAsNewInput plays the largest field of one section (OneSectionTables
+// tables of 9) to its end, its rows written out after every step as the workflow does, and
+// measures after every step what its run would continue as new with (the spec and the state, as
+// TournamentInput encodes them): the largest stays within maxContinueAsNewInput. The state keeps
+// every player and table, and the busts grow to the end: at 200 tables it reached 310 KB with
+// two left (the server's history showed 308 KB), which is why one section holds fewer.
+func TestOneSectionContinueAsNewInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole tournament of one section")
+	}
+	spec := simSpec(OneSectionTables * 9)
+	if spec.Sectioned() {
+		t.Fatalf("%d entries should play as one section", spec.PlayerCount)
+	}
+	if next := simSpec(OneSectionTables*9 + 1); !next.Sectioned() {
+		t.Fatalf("%d entries should play in sections", next.PlayerCount)
+	}
+	f := newFloorSim(t, spec, 1)
+	f.s.Step(f.now)
+	f.flush()
+	largest, at := 0, 0
+	f.until(func() bool {
+		_, rows := f.s.RecordUnwritten()
+		f.s.RecordWroteOut(len(rows))
+		b, err := json.Marshal(struct {
+			Spec  TournamentSpec   `json:"spec"`
+			State *TournamentState `json:"state"`
+		}{f.s.Spec, f.s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > largest {
+			largest, at = len(b), f.s.Left()
+		}
+		return f.s.Finished || f.s.Left() <= 1
+	})
+	t.Logf("%d entries on %d tables: the largest continue-as-new input %d bytes, with %d left", spec.PlayerCount, OneSectionTables, largest, at)
+	if largest > maxContinueAsNewInput {
+		t.Errorf("a run of %d entries would continue as new with %d bytes (%d left): over %d", spec.PlayerCount, largest, at, maxContinueAsNewInput)
+	}
+}
