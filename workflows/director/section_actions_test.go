@@ -670,7 +670,8 @@ func TestSectionsPayOnceThePoolIsFinal(t *testing.T) { // rules R1, R6, P6
 		bust(p)
 	}
 	send(2, SectionEvent{Money: SectionMoney{AddOns: 1, RebuyChips: spec.AddOn.Chips}})
-	// A deal now would share a pool that may still grow (P6).
+	// A deal now would share a pool that may still grow (P6): the three left in section 1.
+	send(1, SectionEvent{Players: top.Left, Settled: true})
 	if _, err := top.QuoteAt(); err == nil || !strings.Contains(err.Error(), "prize pool is not final") {
 		t.Errorf("a deal quoted at the add-on level: %v, want refused", err)
 	}

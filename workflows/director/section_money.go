@@ -184,9 +184,12 @@ func (t *TopState) addMoney(n int, m SectionMoney) {
 
 // poolOpen: money may still come into the pool or go back (a rebuy, an add-on sold or refused),
 // so a place paid now would be paid under payouts that change afterwards (R6): the busts wait
-// (Held), as those of the late registration period do.
+// (Held), as those of the late registration period do. Rebuys that close with late registration
+// are left to fieldOpen, as before PoolFinal (the recorded histories replay so; docs/director.md
+// says what that leaves open).
 func (t *TopState) poolOpen() bool {
-	return (t.Spec.Rebuys > 0 || t.Spec.AddOn != nil) && !t.PoolFinal
+	after := t.Spec.AddOn != nil || t.Spec.Rebuys > 0 && t.Spec.RebuyLevel > t.Spec.LateRegistrationLevel
+	return after && !t.PoolFinal
 }
 
 // closePool notes the pool final once no more money can come in or go back: the clock is past
@@ -542,11 +545,11 @@ func (t *TopState) QuoteAt() (DealQuote, error) {
 	if t.Finished {
 		return DealQuote{}, errors.New("the tournament is over")
 	}
-	if err := t.verifyPoolFinal(); err != nil {
-		return DealQuote{}, err
-	}
 	r, err := t.dealSection()
 	if err != nil {
+		return DealQuote{}, err
+	}
+	if err := t.verifyPoolFinal(); err != nil {
 		return DealQuote{}, err
 	}
 	return DealQuote{Section: r.WorkflowID, Prizes: t.dealPrizes()}, nil
@@ -571,10 +574,10 @@ func (t *TopState) VerifyDeal(r DealRequest) error {
 	case r.Method != "icm" && r.Method != "chip-chop":
 		return fmt.Errorf("deal method %q: icm or chip-chop", r.Method)
 	}
-	if err := t.verifyPoolFinal(); err != nil {
+	if _, err := t.dealSection(); err != nil {
 		return err
 	}
-	if _, err := t.dealSection(); err != nil {
+	if err := t.verifyPoolFinal(); err != nil {
 		return err
 	}
 	if !t.Paused {
