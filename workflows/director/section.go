@@ -112,6 +112,8 @@ type SectionEvent struct {
 	Entered []EntryDone `json:"entered,omitempty"`
 	// Withdrawing counts the withdrawals its tables have not yet made: the field is not final.
 	Withdrawing int `json:"withdrawing,omitempty"`
+	// AddOnsPending counts the add-ons its tables have not yet answered: a refusal gives the money back.
+	AddOnsPending int `json:"addOnsPending,omitempty"`
 	// Deal answers the tournament's deal.
 	Deal *DealDone `json:"deal,omitempty"`
 }
@@ -385,7 +387,8 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
-		Deal: s.Tools.DealDone}
+		AddOnsPending: s.addOnsPending(),
+		Deal:          s.Tools.DealDone}
 	if ev.Players == 1 {
 		for _, p := range s.Players {
 			if p.Status == Seated || p.Status == Moving {
@@ -400,7 +403,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
 		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil
-	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false

@@ -182,6 +182,52 @@ func (t *TopState) addMoney(n int, m SectionMoney) {
 	t.Payouts = p
 }
 
+// poolOpen: money may still come into the pool or go back (a rebuy, an add-on sold or refused),
+// so a place paid now would be paid under payouts that change afterwards (R6): the busts wait
+// (Held), as those of the late registration period do. Rebuys that close with late registration
+// are left to fieldOpen, as before PoolFinal (the recorded histories replay so; docs/director.md
+// says what that leaves open).
+func (t *TopState) poolOpen() bool {
+	after := t.Spec.AddOn != nil || t.Spec.Rebuys > 0 && t.Spec.RebuyLevel > t.Spec.LateRegistrationLevel
+	return after && !t.PoolFinal
+}
+
+// closePool notes the pool final once no more money can come in or go back: the clock is past
+// the rebuy period and the add-on break, every open section has applied the orders that told it
+// so (a section sells by the level it was told), and no add-on waits for its table's answer.
+func (t *TopState) closePool() {
+	if !t.poolOpen() {
+		return
+	}
+	if t.levelNumber() <= t.lastMoneyLevel() {
+		return
+	}
+	for _, r := range t.open() {
+		if r.Orders.Pending() || r.Last.AddOnsPending > 0 {
+			return
+		}
+	}
+	t.PoolFinal = true
+}
+
+// lastMoneyLevel is the last level money comes in at: the rebuy period's, or the next with an
+// add-on (its break follows the rebuy period; a simulation's clock skips it).
+func (t *TopState) lastMoneyLevel() int {
+	if t.Spec.AddOn != nil {
+		return t.Spec.RebuyLevel + 1
+	}
+	return t.Spec.RebuyLevel
+}
+
+// verifyPoolFinal refuses a deal, or its quote, on a pool that may still change (P6, R6): its
+// amounts would share a pool the rebuys and add-ons still grow.
+func (t *TopState) verifyPoolFinal() error {
+	if !t.poolOpen() {
+		return nil
+	}
+	return &floor.RuleError{Rule: "P6", Reason: fmt.Sprintf("the prize pool is not final (rebuys or add-ons may still come in until level %d is over and every section has heard): a deal shares it once it is", t.lastMoneyLevel())}
+}
+
 // buyIns is what the field bought with entries e, for the payouts.
 func (t *TopState) buyIns(e floor.Entries) floor.BuyIns {
 	return t.Spec.buyIns(e, t.AddOns)
@@ -503,6 +549,9 @@ func (t *TopState) QuoteAt() (DealQuote, error) {
 	if err != nil {
 		return DealQuote{}, err
 	}
+	if err := t.verifyPoolFinal(); err != nil {
+		return DealQuote{}, err
+	}
 	return DealQuote{Section: r.WorkflowID, Prizes: t.dealPrizes()}, nil
 }
 
@@ -526,6 +575,9 @@ func (t *TopState) VerifyDeal(r DealRequest) error {
 		return fmt.Errorf("deal method %q: icm or chip-chop", r.Method)
 	}
 	if _, err := t.dealSection(); err != nil {
+		return err
+	}
+	if err := t.verifyPoolFinal(); err != nil {
 		return err
 	}
 	if !t.Paused {

@@ -364,6 +364,17 @@ func (s *TournamentState) addOnsPaid() int {
 	return n
 }
 
+// addOnsPending is the add-ons asked for that their tables have not yet sold or refused.
+func (s *TournamentState) addOnsPending() int {
+	n := 0
+	for _, a := range s.Tools.AddOns {
+		if !a.Done && a.Refused == "" {
+			n++
+		}
+	}
+	return n
+}
+
 // verifyWithdrawal checks that p may be withdrawn: a first entry, seated, not on his way.
 func (s *TournamentState) verifyWithdrawal(id string) (*PlayerRecord, error) {
 	p := s.player(id)

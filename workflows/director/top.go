@@ -80,6 +80,8 @@ type TopState struct {
 	// Held are the elimination groups not yet placed: the field was still open (fieldOpen). They
 	// are the busts of the late registration period (about 50 bytes each).
 	Held [][]floor.Elimination `json:"held,omitempty"`
+	// PoolFinal: no rebuy or add-on can come in or go back any more (closePool).
+	PoolFinal bool `json:"poolFinal,omitempty"`
 	// Entering are the late entries sent to a section and not yet answered to the director.
 	Entering []PendingEntry `json:"entering,omitempty"`
 	// NamedDraw: the draw's players are PlayerNames(Spec.PlayerCount), so a late entry of one of
@@ -339,7 +341,7 @@ func (t *TopState) place(group []floor.Elimination) {
 // fieldOpen: entries may still come in or be withdrawn (late registration, an entry on its way
 // to its section, a withdrawal not yet done), so no place can be given yet.
 func (t *TopState) fieldOpen() bool {
-	if len(t.Entering) > 0 || t.Spec.LateRegistrationLevel > 0 && t.levelNumber() <= t.Spec.LateRegistrationLevel {
+	if len(t.Entering) > 0 || t.Spec.LateRegistrationLevel > 0 && t.levelNumber() <= t.Spec.LateRegistrationLevel || t.poolOpen() {
 		return true
 	}
 	for _, r := range t.open() {
@@ -459,6 +461,7 @@ func (t *TopState) Step(now time.Time) {
 		}
 		h.Open, h.Group, h.Participants = false, nil, nil
 	}
+	t.closePool()
 	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
 		t.placeHeld()
 	}
