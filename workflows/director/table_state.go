@@ -319,6 +319,15 @@ func (t *TableState) AddOrders(orders []Order) {
 // Ready reports whether an order is waiting to be applied (the next in sequence has arrived).
 func (t *TableState) Ready() bool { return len(t.Pending) > 0 && t.Pending[0].Seq == t.Acked+1 }
 
+// Gap is the Seq of the first order waiting past a missing one (0 when none is missing): the
+// table holds it, and every later one, until the missing orders arrive.
+func (t *TableState) Gap() int {
+	if len(t.Pending) == 0 || t.Pending[0].Seq == t.Acked+1 {
+		return 0
+	}
+	return t.Pending[0].Seq
+}
+
 // Closed reports whether the table has been told to close, applied or not.
 func (t *TableState) Closed() bool {
 	return t.Closing || slices.ContainsFunc(t.Pending, func(o Order) bool { return o.Close != nil })
@@ -601,7 +610,7 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		return false
 	}
 	t.EventSeq++
-	ev.Table, ev.Seq, ev.Acked = t.Number, t.EventSeq, t.Acked
+	ev.Table, ev.Seq, ev.Acked, ev.Gap = t.Number, t.EventSeq, t.Acked, t.Gap()
 	ev.Hand, ev.HandsPlayed, ev.Level = t.HandNumber, t.HandsPlayed, t.LevelNumber
 	ft := t.FloorTable()
 	ev.Seats = make([]string, len(ft.Seats))
