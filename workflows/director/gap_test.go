@@ -48,3 +48,35 @@ func TestLostOrdersAreSentAgain(t *testing.T) {
 		t.Logf("seed %d: %d orders lost to table %d (first seq %d), %d hands", seed, len(dropped), lost, dropped[0].Seq, f.hands)
 	}
 }
+
+// TestTableTellsAGapAtOnce: a table that holds an order past one it never received says so in
+// an event at once (not at its next heartbeat, a quarter of its deadline later), and again once
+// the gap is filled; a table started by a tournament before PaceResend tells nothing new.
+func TestTableTellsAGapAtOnce(t *testing.T) {
+	for _, tell := range []bool{true, false} {
+		st := TableState{Number: 4, TellGaps: tell}
+		late := Order{Seq: 2, Pause: new(bool)}
+		st.AddOrders([]Order{late})
+		var ev TableEvent
+		st.ApplyOrders(&ev)
+		if st.Acked != 0 {
+			t.Fatalf("the table applied order 2 before order 1 (acked %d)", st.Acked)
+		}
+		sent := st.Event(&ev, 0, simStart)
+		if sent != tell || (tell && ev.Gap != 2) {
+			t.Fatalf("TellGaps %v: event sent %v with gap %d, want sent %v (gap 2)", tell, sent, ev.Gap, tell)
+		}
+		if !tell {
+			continue
+		}
+		if again := st.Event(&TableEvent{}, 0, simStart); again {
+			t.Error("the same gap told twice")
+		}
+		st.AddOrders([]Order{{Seq: 1, Pause: new(bool)}})
+		ev = TableEvent{}
+		st.ApplyOrders(&ev)
+		if !st.Event(&ev, 0, simStart) || ev.Gap != 0 || ev.Acked != 2 {
+			t.Errorf("gap filled: event %+v, want acked 2 and no gap", ev)
+		}
+	}
+}

@@ -71,6 +71,11 @@ type TableState struct {
 	// when it last told.
 	Heartbeat   time.Duration `json:"heartbeat,omitempty"`
 	LastEventAt time.Time     `json:"lastEventAt,omitzero"`
+	// TellGaps: a gap in the orders (Gap) is news, told at once, so that the tournament sends the
+	// missing ones again (set by tournaments from PaceResend; a table started before keeps its
+	// events as they were); ReportedGap is the Gap the last event told.
+	TellGaps    bool `json:"tellGaps,omitempty"`
+	ReportedGap int  `json:"reportedGap,omitempty"`
 	// Undelivered are events whose signal failed every attempt: they go again, before the next,
 	// so that the tournament never waits on a gap in the sequence.
 	Undelivered []TableEvent `json:"undelivered,omitempty"`
@@ -605,7 +610,8 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
-		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) // out of credit
+		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) || // out of credit
+		(t.TellGaps && t.Gap() != t.ReportedGap)
 	if !news {
 		return false
 	}
@@ -622,7 +628,7 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	if t.Slide {
 		ev.Credit = t.Credit
 	}
-	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
+	t.ReportedHands, t.ReportedLevel, t.ReportedGap = t.HandsPlayed, t.LevelNumber, ev.Gap
 	t.LastEventAt = now
 	return true
 }

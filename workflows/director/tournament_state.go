@@ -371,6 +371,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		ReportEvery:        100,
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
 		ButtonSeed:         tr.ButtonSeed,
+		TellGaps:           s.Pace >= PaceResend,
 	}
 	if s.Spec.TableDeadline > 0 {
 		st.Heartbeat = s.Spec.TableDeadline / 4
