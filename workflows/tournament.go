@@ -105,9 +105,9 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	if resumed {
 		s.Resend()
 	} else {
-		// A simulation's pacing near the bubble (director.PaceSlide); a run recorded before it
-		// replays without it.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceSlide))
+		// A simulation's pacing near the bubble (director.PaceSlide) and the orders resent for a
+		// table's gap (director.PaceResend); a run recorded before them replays without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceResend))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s}

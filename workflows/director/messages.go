@@ -149,6 +149,10 @@ type TableEvent struct {
 
 	// Credit, while the table's credit slides (Order.Slide), is the last hand it may deal now.
 	Credit int64 `json:"credit,omitempty"`
+	// Gap is the Seq of the first order the table holds past one it never received (0: none):
+	// the orders from Acked+1 to Gap-1 are missing, and the table applies nothing until they come
+	// (TournamentState.resendGaps sends them again).
+	Gap int `json:"gap,omitempty"`
 }
 
 // BustGroup is the players one hand eliminated, with their stacks at its start (R7).

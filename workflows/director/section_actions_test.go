@@ -179,9 +179,25 @@ func sectionActions(t *testing.T, seed uint64) {
 	}
 	s3.s.GiveSanction(dq, s3.now)
 
-	// At the add-on level (a simulation's: the level after the rebuy period), an add-on.
+	// At the add-on level (a simulation's: the level after the rebuy period), an add-on. One
+	// refused by its table (the player moved or busted before the order reached it: "is not at
+	// table") is refunded, and another is sold, until one is.
 	addOns := 0
+	var selling *floorSim
+	var asked AddOnRecord
 	sim.until("an add-on", func() bool {
+		if selling != nil {
+			a, done := selling.s.AddOnDone(asked.Ref)
+			if !done {
+				return false
+			}
+			if a.Done {
+				return true
+			}
+			t.Logf("add-on of %s refused: %s; another", a.Player, a.Refused)
+			addOns--
+			selling = nil
+		}
 		for _, n := range sortedKeys(sim.sections) {
 			f := sim.sections[n]
 			if f.s.Finished || f.s.levelNumber() != spec.RebuyLevel+1 {
@@ -190,9 +206,9 @@ func sectionActions(t *testing.T, seed uint64) {
 			p := seatedIn(f, func(int64) bool { return true })
 			r := AddOnRequest{Player: p, Key: "add-on-" + p}
 			if p != "" && f.s.VerifyAddOn(r, f.now) == nil {
-				f.s.AddOn(r)
+				selling, asked = f, f.s.AddOn(r)
 				addOns++
-				return true
+				return false
 			}
 		}
 		return false

@@ -35,6 +35,9 @@ type floorSim struct {
 	// table and the hand number, not from rng: the same hands whatever the order of delivery.
 	byHand bool
 	dealt  func(report.HandResult) // sees every hand dealt, if set
+	// lose, when set, says which batches of orders are lost on their way (a signal that failed
+	// every attempt): they never reach their table.
+	lose func(TableOrders) bool
 }
 
 type simTable struct {
@@ -85,6 +88,12 @@ func (f *floorSim) flush() {
 			}
 		}
 	}
+	// As the workflow's send: what is signalled is unapplied until a table's event acknowledges it.
+	for _, b := range f.s.Outbox {
+		if tr := f.s.Table(b.Table); tr != nil {
+			tr.Unacked = append(tr.Unacked, b.Orders...)
+		}
+	}
 	f.orders = append(f.orders, f.s.Outbox...)
 	f.s.Outbox = nil
 	f.s.Deleting = nil
@@ -95,6 +104,9 @@ func (f *floorSim) deliver() {
 	f.rng.Shuffle(len(f.orders), func(i, j int) { f.orders[i], f.orders[j] = f.orders[j], f.orders[i] })
 	n := f.rng.IntN(len(f.orders) + 1)
 	for _, b := range f.orders[:n] {
+		if f.lose != nil && f.lose(b) {
+			continue
+		}
 		if t := f.tables[b.Table]; t != nil {
 			t.st.AddOrders(b.Orders)
 			if f.rng.IntN(10) == 0 {

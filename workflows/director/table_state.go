@@ -71,6 +71,11 @@ type TableState struct {
 	// when it last told.
 	Heartbeat   time.Duration `json:"heartbeat,omitempty"`
 	LastEventAt time.Time     `json:"lastEventAt,omitzero"`
+	// TellGaps: a gap in the orders (Gap) is news, told at once, so that the tournament sends the
+	// missing ones again (set by tournaments from PaceResend; a table started before keeps its
+	// events as they were); ReportedGap is the Gap the last event told.
+	TellGaps    bool `json:"tellGaps,omitempty"`
+	ReportedGap int  `json:"reportedGap,omitempty"`
 	// Undelivered are events whose signal failed every attempt: they go again, before the next,
 	// so that the tournament never waits on a gap in the sequence.
 	Undelivered []TableEvent `json:"undelivered,omitempty"`
@@ -318,6 +323,15 @@ func (t *TableState) AddOrders(orders []Order) {
 
 // Ready reports whether an order is waiting to be applied (the next in sequence has arrived).
 func (t *TableState) Ready() bool { return len(t.Pending) > 0 && t.Pending[0].Seq == t.Acked+1 }
+
+// Gap is the Seq of the first order waiting past a missing one (0 when none is missing): the
+// table holds it, and every later one, until the missing orders arrive.
+func (t *TableState) Gap() int {
+	if len(t.Pending) == 0 || t.Pending[0].Seq == t.Acked+1 {
+		return 0
+	}
+	return t.Pending[0].Seq
+}
 
 // Closed reports whether the table has been told to close, applied or not.
 func (t *TableState) Closed() bool {
@@ -596,12 +610,13 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
-		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) // out of credit
+		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) || // out of credit
+		(t.TellGaps && t.Gap() != t.ReportedGap)
 	if !news {
 		return false
 	}
 	t.EventSeq++
-	ev.Table, ev.Seq, ev.Acked = t.Number, t.EventSeq, t.Acked
+	ev.Table, ev.Seq, ev.Acked, ev.Gap = t.Number, t.EventSeq, t.Acked, t.Gap()
 	ev.Hand, ev.HandsPlayed, ev.Level = t.HandNumber, t.HandsPlayed, t.LevelNumber
 	ft := t.FloorTable()
 	ev.Seats = make([]string, len(ft.Seats))
@@ -613,7 +628,7 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	if t.Slide {
 		ev.Credit = t.Credit
 	}
-	t.ReportedHands, t.ReportedLevel = t.HandsPlayed, t.LevelNumber
+	t.ReportedHands, t.ReportedLevel, t.ReportedGap = t.HandsPlayed, t.LevelNumber, ev.Gap
 	t.LastEventAt = now
 	return true
 }

@@ -73,7 +73,8 @@ type TournamentState struct {
 	// Pace is the version of a simulation's pacing the run was started with (the workflow's
 	// version marker, so that a history recorded before keeps its commands when replayed): from
 	// PaceSlide the tables' credit slides near the bubble (slide) and the floor plans beside the
-	// moves under way (planWhileMoving); 0 does neither.
+	// moves under way (planWhileMoving); from PaceResend the orders a table misses are sent
+	// again (resendGaps); 0 does none of it.
 	Pace int `json:"pace,omitempty"`
 	// MovingSince is when the floor last found a move under way after it had found none (zero:
 	// none under way): see planWhileMoving.
@@ -173,6 +174,10 @@ type TableRecord struct {
 	// went silent.
 	LastNews time.Time `json:"lastNews,omitzero"`
 	HeardSeq int       `json:"heardSeq,omitempty"`
+	// Gap is the table's last event's Gap (orders it misses before those it holds); ResentAt when
+	// the tournament last sent its unapplied orders again for it (resendGaps).
+	Gap      int       `json:"gap,omitempty"`
+	ResentAt time.Time `json:"resentAt,omitzero"`
 	Replaced int       `json:"replaced,omitempty"`
 	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
 	// running): once it has acknowledged it, it deals no more and its stacks are final.
@@ -243,7 +248,7 @@ func NewTournamentState(id string, spec TournamentSpec, seed uint64, now time.Ti
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Pace: PaceSlide}
+	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Pace: PaceResend}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
 	s.Entries = spec.entries(0, 0, 0)
 	for _, p := range spec.Players {
@@ -366,6 +371,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		ReportEvery:        100,
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
 		ButtonSeed:         tr.ButtonSeed,
+		TellGaps:           s.Pace >= PaceResend,
 	}
 	if s.Spec.TableDeadline > 0 {
 		st.Heartbeat = s.Spec.TableDeadline / 4
@@ -624,6 +630,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	tr.Hand, tr.Hands, tr.Level = ev.Hand, ev.HandsPlayed, ev.Level
 	tr.Acked = max(tr.Acked, ev.Acked)
 	tr.Unacked = slices.DeleteFunc(tr.Unacked, func(o Order) bool { return o.Seq <= tr.Acked })
+	tr.Gap = ev.Gap
 	tr.RoundDone = max(tr.RoundDone, ev.HandForHand)
 	if ev.Credit > 0 && tr.Credit > 0 && ev.Acked >= tr.CreditSeq {
 		tr.Credit = ev.Credit // the table's credit slid past the last grant (Order.Slide)
@@ -760,8 +767,16 @@ func (s *TournamentState) Resend() {
 	}
 }
 
-// PaceSlide is the Pace from which the credit slides and the floor plans beside moves.
-const PaceSlide = 1
+// PaceSlide is the Pace from which the credit slides and the floor plans beside moves;
+// PaceResend the one from which the orders a table says it misses are sent again (resendGaps).
+const (
+	PaceSlide  = 1
+	PaceResend = 2
+)
+
+// GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
+// still on its way may fill it) before it sends the table's unapplied orders again.
+const GapResendWait = 5 * time.Second
 
 // PlanWait is how long a simulation's floor waits for the moves under way before it plans the
 // tables they do not touch (planWhileMoving).
@@ -1244,6 +1259,27 @@ func (s *TournamentState) watchTables(now time.Time) {
 			t.Replaced++
 			s.Replacing = append(s.Replacing, t.ID)
 		}
+	}
+	s.resendGaps(now)
+}
+
+// resendGaps sends again the unapplied orders of every table whose last event said it misses
+// some (TableEvent.Gap): a signal of orders that failed every attempt is not retried by its
+// sender, and the table, which applies its orders in sequence, would hold every later one
+// forever (its credit, its moves, hand-for-hand). The table applies each order once, so a
+// resend that crosses a late signal costs nothing. At most once a GapResendWait a table.
+func (s *TournamentState) resendGaps(now time.Time) {
+	if s.Pace < PaceResend {
+		return
+	}
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || !t.Started || t.Gap == 0 || t.Gap <= t.Acked+1 || len(t.Unacked) == 0 || now.Sub(t.ResentAt) < GapResendWait {
+			continue
+		}
+		t.ResentAt = now
+		s.Outbox = append(s.Outbox, TableOrders{Table: t.ID, Orders: t.Unacked})
+		t.Unacked = nil
 	}
 }
 
