@@ -14,38 +14,14 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/report"
+	"github.com/pokerfloor/pokerfloor/engine/report/reporttest"
 )
 
-// gatedReporter holds the first report until open is closed: a table process whose TableWorkflow
-// has not answered yet.
-type gatedReporter struct {
-	inner report.Reporter
-	open  chan struct{}
-}
-
-func (g *gatedReporter) Report(ctx context.Context, id string, rs []report.HandResult) (report.State, error) {
-	select {
-	case <-g.open:
-	case <-ctx.Done():
-		return report.State{}, ctx.Err()
-	}
-	return g.inner.Report(ctx, id, rs)
-}
-
-// checkFolder checks when it may and folds otherwise: a table of them never ends (nobody busts),
-// so a test's table is still playing when the test looks.
-type checkFolder struct{}
-
-func (checkFolder) Instant() {}
-
-func (checkFolder) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
-	return checkOrFold(v), nil
-}
-
-func checkFolders(string) engine.Decider { return checkFolder{} }
+func checkFolders(string) engine.Decider { return bot.CheckFolder{} }
 
 // serve runs a server of cfg (its reporter a LocalReporter of players p01..pNN with 10,000 each,
 // gated until the returned func is called) on loopback.
@@ -64,7 +40,7 @@ func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gate := &gatedReporter{inner: local, open: make(chan struct{})}
+	gate := reporttest.NewGated(local)
 	cfg.Tournament, cfg.TableID, cfg.Reporter, cfg.Tokens = "sunday", "t1", gate, tokens
 	srv, err := New(cfg)
 	if err != nil {
@@ -80,8 +56,7 @@ func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
 		cancel()
 		tt.http.Close()
 	})
-	var once sync.Once
-	return tt, func() { once.Do(func() { close(gate.open) }) }
+	return tt, gate.Open
 }
 
 func (tt *testTable) get(path string) (int, string) {
@@ -212,7 +187,7 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 		srv, err := New(Config{Tournament: "sunday", TableID: "t1", Reporter: local, Tokens: tokens,
 			Bots: engine.PlayersFunc(func(p string) engine.Decider {
 				if p == "p02" {
-					return checkFolder{}
+					return bot.CheckFolder{}
 				}
 				return nil
 			})})

@@ -12,9 +12,11 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/report"
+	"github.com/pokerfloor/pokerfloor/engine/report/reporttest"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 	"github.com/pokerfloor/pokerfloor/workflows"
 )
@@ -31,33 +33,6 @@ var (
 	tableKey = []byte("0123456789abcdef0123456789abcdef")
 	otherKey = []byte("fedcba9876543210fedcba9876543210")
 )
-
-// gatedReporter holds the table's first report until open is closed: a table process whose
-// TableWorkflow has not answered yet (its Pod starting).
-type gatedReporter struct {
-	inner report.Reporter
-	open  chan struct{}
-}
-
-func (g *gatedReporter) Report(ctx context.Context, id string, rs []report.HandResult) (report.State, error) {
-	select {
-	case <-g.open:
-	case <-ctx.Done():
-		return report.State{}, ctx.Err()
-	}
-	return g.inner.Report(ctx, id, rs)
-}
-
-// checkFolder checks when it may and folds otherwise: nobody at its table busts, so the table
-// plays on for as long as a test looks.
-type checkFolder struct{}
-
-func (checkFolder) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
-	if v.Legal.Check {
-		return engine.Decision{Action: engine.Check}, nil
-	}
-	return engine.Decision{Action: engine.Fold}, nil
-}
 
 // testTable is one table server on loopback.
 type testTable struct {
@@ -83,14 +58,13 @@ func serveTable(t *testing.T, id string, players []string, bots map[string]bool,
 	var rep report.Reporter = local
 	open := func() {}
 	if gated {
-		g := &gatedReporter{inner: local, open: make(chan struct{})}
-		var once sync.Once
-		rep, open = g, func() { once.Do(func() { close(g.open) }) }
+		g := reporttest.NewGated(local)
+		rep, open = g, g.Open
 	}
 	srv, err := tableserver.New(tableserver.Config{Tournament: gatewayTournament, TableID: id, Reporter: rep, Tokens: tokens,
 		Bots: engine.PlayersFunc(func(p string) engine.Decider {
 			if bots[p] {
-				return checkFolder{}
+				return bot.CheckFolder{}
 			}
 			return nil
 		})})
