@@ -565,6 +565,15 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 			s.Busts = append(s.Busts, slices.Clone(g.Eliminated))
 		}
 	}
+	// The players the table seated since its last event, before those who left it: one seated
+	// and moved on again before the table told (a section's SendOut) is in both, and taking the
+	// seat after his leaving would put him back at the table, out of his chips.
+	for _, id := range ev.Seated {
+		tr.Arriving = slices.DeleteFunc(tr.Arriving, func(a Arrival) bool { return a.Player == id })
+		if p := s.player(id); p != nil {
+			p.Status, p.Table = Seated, tr.ID
+		}
+	}
 	for _, m := range ev.Out {
 		if m.Section > 0 && s.Section != nil {
 			s.transferOut(m)
@@ -597,12 +606,6 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		}
 		if dest := s.Table(o.To); dest != nil {
 			dest.Arriving = slices.DeleteFunc(dest.Arriving, func(a Arrival) bool { return a.Ref == o.Ref && !a.Sent })
-		}
-	}
-	for _, id := range ev.Seated {
-		tr.Arriving = slices.DeleteFunc(tr.Arriving, func(a Arrival) bool { return a.Player == id })
-		if p := s.player(id); p != nil {
-			p.Status, p.Table = Seated, tr.ID
 		}
 	}
 	for _, r := range ev.Refused {
