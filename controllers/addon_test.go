@@ -76,6 +76,11 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 		}
 		return nil
 	})
+	// The clock stops for the sale (the tables end their hands and wait), so that nobody busts,
+	// moves or ends the tournament while the cashier's batches are decided on a loaded machine
+	// (two suites side by side: the field played to its end during the batches once).
+	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
+	f.stopped(t, wf)
 	before, err := wf.Payouts(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +137,7 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 	if grown := after.Payouts.Pool - before.Payouts.Pool; grown != 2*(1000-100) {
 		t.Errorf("the prize pool grew by %d cents with two add-ons, want %d (the price less the fee, R6)", grown, 2*(1000-100))
 	}
+	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
 	// The chips are the player's once his table has applied the add-on after its hand.
 	var tools workflows.ToolsState
 	waitFor(t, "the add-ons applied at the tables", stepDeadline, func() error {
