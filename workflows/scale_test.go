@@ -210,22 +210,8 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server and 11,112 tables")
 	}
-	sectionTables := 0
-	if v := os.Getenv("POKERFLOOR_SECTION_TABLES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("POKERFLOOR_SECTION_TABLES=%q: expected a number of tables, 1 or more", v)
-		}
-		sectionTables = n
-	}
-	entries := 100000
-	if v := os.Getenv("POKERFLOOR_SCALE_ENTRIES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 2 {
-			t.Fatalf("POKERFLOOR_SCALE_ENTRIES=%q: expected a number of entries, 2 or more", v)
-		}
-		entries = n
-	}
+	sectionTables := envAtLeast(t, "POKERFLOOR_SECTION_TABLES", 0, 1, "tables")
+	entries := envAtLeast(t, "POKERFLOOR_SCALE_ENTRIES", 100000, 2, "entries")
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
 	local := NewLocalTableHost(NewTableReporter(c), BotTables(nil))
@@ -383,6 +369,21 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	sink.mu.Lock()
 	t.Logf("%d places written out", len(sink.places))
 	sink.mu.Unlock()
+}
+
+// envAtLeast reads the number in environment variable name, at least least (of what), or def when
+// it is unset.
+func envAtLeast(t *testing.T, name string, def, least int, what string) int {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < least {
+		t.Fatalf("%s=%q: expected a number of %s, %d or more", name, v, what, least)
+	}
+	return n
 }
 
 // taskFailures counts the failed workflow tasks of the current run of workflow id (but those

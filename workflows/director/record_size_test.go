@@ -10,18 +10,18 @@ import (
 // the rows a run may carry unwritten (the workflow's carryRows, 100).
 const maxRecordState = 40 << 10
 
-// TestRecordStreamsItsRows plays a tournament of 1,800 entries (200 tables, the most one section
-// holds) to its last 20 players, writing the record's rows out after every step as the workflow
+// TestRecordStreamsItsRows plays a tournament of the most entries one section holds
+// (OneSectionTables tables of 9) to its last 20 players, writing the record's rows out after every step as the workflow
 // does (RecordPlaces), and measures what its run would continue as new with (the spec and the
 // state): the record's part stays within maxRecordState instead of growing with the places (its
 // rows alone were 210 KB), and the rows written and kept are every place given.
 func TestRecordStreamsItsRows(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 1,800 entries")
+		t.Skip("plays the largest field of one section")
 	}
 	spec := simSpec(OneSectionTables * 9)
 	if spec.Sectioned() {
-		t.Fatal("1,800 entries should play as one section")
+		t.Fatalf("%d entries should play as one section", spec.PlayerCount)
 	}
 	f := newFloorSim(t, spec, 1)
 	f.s.Step(f.now)
@@ -51,7 +51,7 @@ func TestRecordStreamsItsRows(t *testing.T) {
 	}
 	t.Logf("%d left, %d rows written, %d unwritten: continue-as-new input %d bytes, the record %d of them", f.s.Left(), from, len(unwritten), len(b), len(rec))
 	if len(rec) > maxRecordState {
-		t.Errorf("the record is %d bytes at 1,800 entries (%d left): over %d", len(rec), f.s.Left(), maxRecordState)
+		t.Errorf("the record is %d bytes at %d entries (%d left): over %d", len(rec), spec.PlayerCount, f.s.Left(), maxRecordState)
 	}
 	drain()
 	rows, best := map[int]bool{}, 0
