@@ -45,7 +45,7 @@ func (w *tournamentWorkflow) registerTools(ctx workflow.Context) error {
 			func(ctx workflow.Context, r UnregisterRequest) (WithdrawalRecord, error) {
 				rec := s.Unregister(r)
 				changed()
-				return awaitWithdrawal(ctx, s, rec)
+				return w.awaitWithdrawal(ctx, rec)
 			}),
 		setKeyedUpdate(ctx, NoShowUpdate,
 			func(ctx workflow.Context, r NoShowRequest) error { return s.VerifyNoShows(r, workflow.Now(ctx)) },
@@ -53,7 +53,7 @@ func (w *tournamentWorkflow) registerTools(ctx workflow.Context) error {
 				recs := s.RemoveNoShows(r, workflow.Now(ctx))
 				changed()
 				for i, rec := range recs {
-					done, err := awaitWithdrawal(ctx, s, rec)
+					done, err := w.awaitWithdrawal(ctx, rec)
 					if err != nil {
 						return nil, err
 					}
@@ -67,7 +67,7 @@ func (w *tournamentWorkflow) registerTools(ctx workflow.Context) error {
 				rec := s.AddOn(r)
 				changed()
 				// The chips are the player's once his table has put them in front of him.
-				_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool { _, done := s.AddOnDone(rec.Ref); return done })
+				_, _ = w.wait.within(ctx, toolWait, func() bool { _, done := s.AddOnDone(rec.Ref); return done })
 				rec, _ = s.AddOnDone(rec.Ref)
 				if rec.Refused != "" {
 					return rec, temporal.NewNonRetryableApplicationError(rec.Refused, "AddOnRefused", nil)
@@ -79,8 +79,9 @@ func (w *tournamentWorkflow) registerTools(ctx workflow.Context) error {
 
 // awaitWithdrawal waits (a while) for the player's table to take him off, and answers with the
 // record; a table that could not (he had busted, or it dealt first) refuses it with the reason.
-func awaitWithdrawal(ctx workflow.Context, s *director.TournamentState, rec WithdrawalRecord) (WithdrawalRecord, error) {
-	_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool { _, done := s.WithdrawalDone(rec.Ref); return done })
+func (w *tournamentWorkflow) awaitWithdrawal(ctx workflow.Context, rec WithdrawalRecord) (WithdrawalRecord, error) {
+	s := w.s
+	_, _ = w.wait.within(ctx, toolWait, func() bool { _, done := s.WithdrawalDone(rec.Ref); return done })
 	rec, _ = s.WithdrawalDone(rec.Ref)
 	if rec.Refused != "" {
 		return rec, temporal.NewNonRetryableApplicationError(rec.Refused, "WithdrawalRefused", nil)
@@ -95,7 +96,7 @@ func (w *topRun) deal(ctx workflow.Context, r DealRequest) (DealRecord, error) {
 	t := w.t
 	t.OrderDeal(r, workflow.Now(ctx))
 	w.wake = true
-	_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool { return t.DealAnswered(r.Key) })
+	_, _ = w.wait.within(ctx, toolWait, func() bool { return t.DealAnswered(r.Key) })
 	d, done, err := t.TakeDeal(r.Key)
 	switch {
 	case err != nil:

@@ -52,6 +52,12 @@ func (r *toolsRun) stop(hands int64) {
 	r.release()
 	r.paused(false)
 	r.settle()
+	// A simulation's paused clock counts the hands dealt before the pause, as the tables tell
+	// them; it stands once every table has.
+	r.waitFor("the clock to stand", func() bool {
+		p, err := r.tour.Progress(r.ctx)
+		return err == nil && !p.Stopping
+	})
 }
 
 // paused waits until every open table has applied the pause (it deals no more); with told, until
@@ -243,26 +249,18 @@ func TestDirectorToolsEndToEnd(t *testing.T) {
 	r.resume()
 
 	// At the add-on break (a simulation skips it: level 7, after the rebuy period), an add-on.
-	// The level is the median table's: a table's last report, heard after the stop, may move it
-	// on between the look and the sale, so a sale refused for its level is tried at the next stop.
-	var add AddOnRequest
-	var a AddOnRecord
-	for {
-		if r.stopNext(6, 7) == 7 {
-			buyer := seatedWith(r.state(), func(int64) bool { return true })
-			add = AddOnRequest{Player: buyer, Key: "add-on-" + buyer}
-			var err error
-			if a, err = tour.AddOn(ctx, add); err == nil {
-				break
-			} else if !strings.Contains(err.Error(), "add-ons are sold only at the break") {
-				t.Fatal(err)
-			}
-			p, _ := tour.Progress(ctx)
-			t.Logf("the add-on at level 7 refused, the level now %d: %v", p.Level, err)
-		}
+	// The level is the median table's: the stop waits for it to stand (every table has told the
+	// hands it dealt before the pause), and the level it stands at is the one the sale is judged in.
+	for r.stopNext(6, 7) != 7 {
 		r.resume()
 	}
-	buyer := add.Player
+	buyer := seatedWith(r.state(), func(int64) bool { return true })
+	add := AddOnRequest{Player: buyer, Key: "add-on-" + buyer}
+	a, err := tour.AddOn(ctx, add)
+	if err != nil {
+		p, _ := tour.Progress(ctx)
+		t.Fatalf("an add-on at level 7, paused there (the clock now at level %d): %v", p.Level, err)
+	}
 	if a2, err := tour.AddOn(ctx, add); err != nil || a2.Ref != a.Ref {
 		t.Errorf("the retried add-on: %+v, %v; the first %+v", a2, err, a)
 	}
@@ -759,6 +757,12 @@ func TestBountiesAndSatellitesInSectionsEndToEnd(t *testing.T) { // rule R6
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer func() {
+			if t.Failed() {
+				describeSections(t, c, tour.ID)
+				keepHistories(t, c, append([]string{tour.ID}, sectionIDs(tour.ID, 3)...)...)
+			}
+		}()
 		res, err := tour.Result(ctx)
 		if err != nil {
 			dumpFailures(t, c, tour.ID)
@@ -774,6 +778,15 @@ func TestBountiesAndSatellitesInSectionsEndToEnd(t *testing.T) { // rule R6
 		}
 		if len(top.Sections) != 3 || len(res.Places) != res.Entries || prizes != res.PrizePool || len(res.ChipErrors) > 0 || len(check.errs) > 0 {
 			t.Errorf("%d sections; %d places for %d entries, %d paid of %d; chip errors %v %v", len(top.Sections), len(res.Places), res.Entries, prizes, res.PrizePool, res.ChipErrors, check.errs)
+		}
+		if len(res.Places) != res.Entries {
+			t.Logf("places %+v", res.Places)
+		}
+		// Every section told the tournament it closed (its last events all went up).
+		for _, r := range top.Sections {
+			if r.Phase != director.SectionClosed {
+				t.Errorf("section %d is %s at the end: its last events did not reach the tournament", r.Number, r.Phase)
+			}
 		}
 		return res, top
 	}

@@ -63,13 +63,27 @@ const WorkflowTaskPollers = 4
 // deadline exceeded"). Continued runs keep it.
 const StateTaskTimeout = time.Minute
 
+// StickyTimeout is how long a workflow task waits on its worker's sticky queue (the worker that
+// has the run cached) before the server moves it to the task queue, where any worker takes it
+// and replays the run's whole history first. The SDK's five seconds are taken by a busy worker
+// alone: at 100,000 entries on 2 cores (TestHundredThousandEntriesWithinTemporalsLimits, load
+// 5) 45 sections' and 155 tables' tasks timed out so, each then replayed in full (a section's
+// slowest task 6 s), and every table signal that came in during such a task waited in the
+// server's buffer, which fails the task past 100 events. Longer, a busy worker keeps its runs;
+// a worker that dies without shutting down (which frees its sticky queue at once) costs its runs
+// this long before another takes them.
+const StickyTimeout = 30 * time.Second
+
 // WorkerOptions returns opts with this package's defaults where opts leaves them unset: the
-// deadlock detector's DeadlockDetectionTimeout, and WorkflowTaskPollers polls on the sticky
-// queue and as many on the task queue. NewWorkers applies it; a worker made another way
+// deadlock detector's DeadlockDetectionTimeout, StickyTimeout, and WorkflowTaskPollers polls on
+// the sticky queue and as many on the task queue. NewWorkers applies it; a worker made another way
 // (temporaltest's NewWorkerWithOptions) should too.
 func WorkerOptions(opts worker.Options) worker.Options {
 	if opts.DeadlockDetectionTimeout == 0 {
 		opts.DeadlockDetectionTimeout = DeadlockDetectionTimeout
+	}
+	if opts.StickyScheduleToStartTimeout == 0 {
+		opts.StickyScheduleToStartTimeout = StickyTimeout
 	}
 	if opts.WorkflowTaskPollerBehavior == nil && opts.MaxConcurrentWorkflowTaskPollers == 0 {
 		n := WorkflowTaskPollers

@@ -174,7 +174,12 @@ func waitClock(ctx context.Context, t *testing.T, tour *Tournament, done func(Cl
 
 // historyOf fetches the history of a workflow's current run.
 func historyOf(ctx context.Context, c client.Client, id string) (*historypb.History, error) {
-	it := c.GetWorkflowHistory(ctx, id, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	return runHistory(ctx, c, id, "")
+}
+
+// runHistory fetches the history of one run of a workflow ("": its current run).
+func runHistory(ctx context.Context, c client.Client, id, run string) (*historypb.History, error) {
+	it := c.GetWorkflowHistory(ctx, id, run, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	h := &historypb.History{}
 	for it.HasNext() {
 		ev, err := it.Next()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,11 +13,13 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/server/temporaltest"
 	"google.golang.org/protobuf/proto"
@@ -60,20 +63,97 @@ type runLimits struct {
 	unhandledBy      map[string]int // what came in during those tasks: signals by name (their sender's kind), other events by type
 	failure          string         // the last task failure's cause
 	continuedAsNewOK bool
+	// buffered is the most events that came in during one workflow task (written after its
+	// completion, before the next task's scheduling): the server fails a task past
+	// history.maximumBufferedEventsBatch (100). offSticky counts the tasks after the run's first
+	// that went to the task queue, not the worker's sticky queue: each replays the whole history
+	// (a sticky task not started in time, or a worker gone). slowest is the longest a task ran
+	// (started to completed or failed).
+	buffered   int
+	bufferedBy map[string]int // what came in during that task, by event type (signals by name)
+	offSticky  int
+	slowest    time.Duration
+	timedOut   map[string]int // workflow tasks timed out, by timeout type
+	// refused describes what came in during each refused continue-as-new (orders by Seq).
+	refused []string
 }
 
 // limitsOf reads one run's history from the server and computes its high-water marks: pending
 // child workflows (initiated, not yet closed), activities (scheduled, not yet closed) and signals
 // to other workflows (initiated, not yet delivered or failed).
 func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, error) {
-	l := runLimits{id: id, run: run, unhandledBy: map[string]int{}}
+	l := runLimits{id: id, run: run, unhandledBy: map[string]int{}, timedOut: map[string]int{}}
 	var children, acts, signals int
-	afterUnhandled := false // the events after a task refused for UnhandledCommand: what came in
+	afterUnhandled := false         // the events after a task refused for UnhandledCommand: what came in
+	afterTask, buffered := false, 0 // after a task's completion or failure: what came in during it
+	by := map[string]int{}
+	tasks := 0
+	var started time.Time
+	timers := map[string]string{} // a timer's ID: its duration and when it started, for what came in
+	var recent []string           // the last events, for the story of a refused task
 	it := c.GetWorkflowHistory(ctx, id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			return l, err
+		}
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
+			if afterTask && buffered > l.buffered {
+				l.buffered, l.bufferedBy = buffered, by
+			}
+			afterTask, buffered, by = false, 0, map[string]int{}
+			if tasks++; tasks > 1 && ev.GetWorkflowTaskScheduledEventAttributes().GetTaskQueue().GetKind() == enumspb.TASK_QUEUE_KIND_NORMAL {
+				l.offSticky++
+			}
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED:
+			started = ev.GetEventTime().AsTime()
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
+			a := ev.GetWorkflowTaskTimedOutEventAttributes()
+			what := a.GetTimeoutType().String()
+			if a.GetTimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE {
+				what += fmt.Sprintf(" after %v", ev.GetEventTime().AsTime().Sub(started).Round(time.Second))
+			}
+			l.timedOut[what]++
+			afterTask, buffered, by = true, 0, map[string]int{}
+		case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, enumspb.EVENT_TYPE_WORKFLOW_TASK_FAILED:
+			l.slowest = max(l.slowest, ev.GetEventTime().AsTime().Sub(started))
+			afterTask, buffered, by = true, 0, map[string]int{}
+		default:
+			if afterTask && comesIn(ev.GetEventType()) {
+				buffered++
+				what := ev.GetEventType().String()
+				if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a != nil {
+					what = "signal " + a.GetSignalName()
+				}
+				by[what]++
+			}
+		}
+		recent = append(recent, fmt.Sprintf("%d %s", ev.GetEventId(), strings.TrimPrefix(ev.GetEventType().String(), "EVENT_TYPE_")))
+		if len(recent) > 14 {
+			recent = recent[1:]
+		}
+		if a := ev.GetTimerStartedEventAttributes(); a != nil {
+			timers[a.GetTimerId()] = fmt.Sprintf("%v, started at event %d", a.GetStartToFireTimeout().AsDuration(), ev.GetEventId())
+		}
+		if a := ev.GetTimerFiredEventAttributes(); a != nil && afterUnhandled {
+			l.refused = append(l.refused, fmt.Sprintf("event %d: timer %s fired (%s)", ev.GetEventId(), a.GetTimerId(), timers[a.GetTimerId()]))
+		}
+		if afterUnhandled && ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED {
+			a := ev.GetWorkflowExecutionSignaledEventAttributes()
+			what := a.GetSignalName()
+			if what == OrdersSignal {
+				var orders []director.Order
+				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &orders); err == nil {
+					for _, o := range orders {
+						what += fmt.Sprintf(" %d", o.Seq)
+						if o.Continue != nil {
+							what += "(continue)"
+						}
+					}
+				}
+			}
+			l.refused = append(l.refused, fmt.Sprintf("event %d: %s", ev.GetEventId(), what))
 		}
 		if afterUnhandled {
 			switch ev.GetEventType() {
@@ -102,6 +182,7 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 				// follow the failure, up to the next task, are those that came in: counted.
 				l.unhandled++
 				afterUnhandled = true
+				l.refused = append(l.refused, "before: "+strings.Join(recent, ", "))
 				continue
 			}
 			l.taskFailed++
@@ -127,6 +208,25 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 	return l, nil
 }
 
+// comesIn says an event of type t is written for something from outside the run's own task
+// (a signal, a timer, an activity's or child's or outgoing signal's outcome): one that came in
+// during a task waits in the server's buffer until the task ends.
+func comesIn(t enumspb.EventType) bool {
+	switch t {
+	case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_TIMER_FIRED,
+		enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED, enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+		enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
+		enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED, enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED, enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED, enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT,
+		enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED,
+		enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED,
+		enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED:
+		return true
+	}
+	return false
+}
+
 // recordingHost is a TableHost that notes every table it was asked to host: the test reads the
 // history of each.
 type recordingHost struct {
@@ -142,6 +242,65 @@ func (h *recordingHost) CreateTable(ctx context.Context, t HostedTable) error {
 	return h.TableHost.CreateTable(ctx, t)
 }
 
+// dealingReporter notes each table whose process has reported a hand, for the test's phases.
+type dealingReporter struct {
+	report.Reporter
+	mu    sync.Mutex
+	dealt map[string]bool
+}
+
+func (r *dealingReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
+	if len(results) > 0 {
+		r.mu.Lock()
+		r.dealt[tableID] = true
+		r.mu.Unlock()
+	}
+	return r.Reporter.Report(ctx, tableID, results)
+}
+
+func (r *dealingReporter) tables() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.dealt)
+}
+
+// phases notes when each phase of the test was first reached, and logs it then.
+type phases struct {
+	t     *testing.T
+	start time.Time
+	names []string
+	at    map[string]time.Duration
+}
+
+func newPhases(t *testing.T) *phases {
+	return &phases{t: t, start: time.Now(), at: map[string]time.Duration{}}
+}
+
+// reached notes phase name now, the first time it is reached.
+func (p *phases) reached(name string) {
+	if _, ok := p.at[name]; ok {
+		return
+	}
+	d := time.Since(p.start).Round(100 * time.Millisecond)
+	p.at[name], p.names = d, append(p.names, name)
+	p.t.Logf("phase %q at %v", name, d)
+}
+
+func (p *phases) String() string {
+	var b []byte
+	for i, n := range p.names {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = fmt.Appendf(b, "%s %v", n, p.at[n])
+	}
+	return string(b)
+}
+
+// historyReaders is how many histories the test reads at once: reading 11,000 of them one after
+// the other waits mostly on the round trips.
+const historyReaders = 16
+
 // runsLimits reads the history of every run of each workflow in ids (from the current run back
 // through the runs it continued), a few at a time.
 func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimits, notStarted int, _ error) {
@@ -152,7 +311,7 @@ func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimi
 		wg   sync.WaitGroup
 		next = make(chan string)
 	)
-	for range 4 {
+	for range historyReaders {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -190,20 +349,35 @@ func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimi
 
 // continuedOfType counts the runs of workflows of type kind that continued as new.
 func continuedOfType(ctx context.Context, c client.Client, kind string) (int64, error) {
-	resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{
-		Query: fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'ContinuedAsNew'", kind),
-	})
+	return countRuns(ctx, c, fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'ContinuedAsNew'", kind))
+}
+
+// countRuns counts the runs that query selects (visibility).
+func countRuns(ctx context.Context, c client.Client, query string) (int64, error) {
+	resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: query})
 	return resp.GetCount(), err
 }
 
+// startedOfType counts the workflows of type kind that have started: their runs less those
+// that continued (each continued run has a run after it).
+func startedOfType(ctx context.Context, c client.Client, kind string) (int64, error) {
+	all, err := countRuns(ctx, c, fmt.Sprintf("WorkflowType = '%s'", kind))
+	if err != nil {
+		return 0, err
+	}
+	continued, err := continuedOfType(ctx, c, kind)
+	return all - continued, err
+}
+
 // TestHundredThousandEntriesWithinTemporalsLimits starts a tournament of 100,000 entries (11,112
-// tables of 9, in 112 sections) on a real Temporal server, plays until the tournament, a section
-// and a table have each continued as new (the thresholds lowered for it), then reads the server's
-// history of every run and checks it against Temporal's limits: every continue-as-new input at
-// most 256 KB, never more than 1,000 pending children, activities or signals in a run, no
-// workflow task failed but the continue-as-new completions refused for what came in during their
-// task (UnhandledCommand), which it counts by what came in. It logs where its time goes (every
-// table hosted, each kind's first continue-as-new, the histories read).
+// tables of 9, in 112 sections) on a real Temporal server, plays until every table is hosted and
+// the tournament, a section and a table have each continued as new (the thresholds lowered for
+// it), then reads the server's history of every run and checks it against Temporal's limits:
+// every continue-as-new input at most 256 KB, never more than 1,000 pending children,
+// activities or signals in a run, no workflow task failed, and no table's continue-as-new refused
+// for what came in during its task (UnhandledCommand: a table continues as new by a handshake
+// with its section); the sections' and the tournament's are counted by what came in. It logs
+// where its time goes, phase by phase.
 // POKERFLOOR_SECTION_TABLES=12000 runs the same test on one section (the shape before sections),
 // which fails it; POKERFLOOR_SCALE_ENTRIES=20000 on a smaller field, to try a change first.
 func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
@@ -212,9 +386,11 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	}
 	sectionTables := envAtLeast(t, "POKERFLOOR_SECTION_TABLES", 0, 1, "tables")
 	entries := envAtLeast(t, "POKERFLOOR_SCALE_ENTRIES", 100000, 2, "entries")
+	phase := newPhases(t)
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
-	local := NewLocalTableHost(NewTableReporter(c), BotTables(nil))
+	dealing := &dealingReporter{Reporter: NewTableReporter(c), dealt: map[string]bool{}}
+	local := NewLocalTableHost(dealing, BotTables(nil))
 	host := &recordingHost{TableHost: local, ids: map[string]bool{}}
 	sink := &countingSink{places: map[int]Place{}}
 	// More pollers than the default two: 11,112 tables' tasks wait on the round trips otherwise.
@@ -222,6 +398,7 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, sink) },
 		WorkerOptions(worker.Options{MaxConcurrentWorkflowTaskPollers: 8}))
 	defer local.Close()
+	phase.reached("server up")
 
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
 	if err != nil {
@@ -229,21 +406,30 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	}
 	spec := TournamentSpec{Name: "100k", PlayerCount: entries, TableSize: 9, Structure: turbo, Seed: 7, Simulation: true, BuyIn: 100,
 		ContinueAsNewAfter: 400, SectionContinueAsNewAfter: 400, TableContinueAsNewAfter: 40, SectionTables: sectionTables}
-	// A deadline that holds on a machine five times slower than this one (it takes about ? here).
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	tables := floor.TableCount(spec.PlayerCount, spec.TableSize)
+	if sectionTables == 0 {
+		sectionTables = director.DefaultSectionTables
+	}
+	sections := 0
+	if tables > sectionTables {
+		sections = (tables + sectionTables - 1) / sectionTables
+	}
+	// A deadline that holds on a machine five times slower than this one: it takes 3 to 6 minutes
+	// alone or beside one other package (Intel Xeon family 6 model 207, 2 December), and with a
+	// second suite beside its own it had 9,700 and 10,800 of the 11,112 tables hosted at 30
+	// minutes (load 8-16). The package's timeout (the Makefile's TEST_TIMEOUT) is above it.
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Minute)
 	defer cancel()
 	start := time.Now()
 	tour, err := StartTournament(ctx, c, "100k", "", spec)
 	if err != nil {
 		t.Fatal(err)
 	}
+	phase.reached(fmt.Sprintf("%d entries registered (the tournament started)", entries))
 	kinds := []string{"TournamentWorkflow", "SectionWorkflow", "TableWorkflow"}
-	if sectionTables >= 11112 {
+	if sections == 0 {
 		kinds = []string{"TournamentWorkflow", "TableWorkflow"}
 	}
-	// Where the time goes: when every table was hosted, and when each kind first continued as new.
-	var hostedAt time.Duration
-	canAt := map[string]time.Duration{}
 	for {
 		done := true
 		var counts []int64
@@ -256,24 +442,43 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 			}
 			counts = append(counts, n)
 			done = done && n > 0
-			if _, seen := canAt[k]; n > 0 && !seen {
-				canAt[k] = time.Since(start).Round(time.Second)
+			if n > 0 {
+				phase.reached("first continue-as-new of a " + k)
 			}
+		}
+		if sections > 0 {
+			if n, err := startedOfType(ctx, c, "SectionWorkflow"); err == nil && n >= int64(sections) {
+				phase.reached(fmt.Sprintf("every section's workflow started (%d)", sections))
+			}
+		}
+		started, serr := startedOfType(ctx, c, "TableWorkflow")
+		if serr == nil && started >= int64(tables) {
+			phase.reached(fmt.Sprintf("every table's workflow started (%d)", tables))
+		}
+		host.mu.Lock()
+		hosted := len(host.ids)
+		host.mu.Unlock()
+		if hosted > 0 {
+			phase.reached("the first table hosted")
+		}
+		if hosted >= tables {
+			phase.reached(fmt.Sprintf("every table hosted (%d)", tables))
+		}
+		dealt := dealing.tables()
+		if dealt > 0 {
+			phase.reached("the first hand reported")
+		}
+		if dealt >= tables {
+			phase.reached(fmt.Sprintf("every table has reported a hand (%d)", tables))
 		}
 		qctx, qcancel := context.WithTimeout(ctx, 5*time.Second)
 		p, err := tour.Progress(qctx)
 		qcancel()
 		d, derr := c.DescribeWorkflowExecution(ctx, tour.ID, "")
-		t.Logf("%v: continued as new %v %v; %d left at %d tables, %d hands (%v); tournament: %d events, %d pending children (%v)", time.Since(start).Round(time.Second), kinds, counts,
+		t.Logf("%v: continued as new %v %v; table workflows %d (%v), hosted %d, dealt %d; %d left at %d tables, %d hands (%v); tournament: %d events, %d pending children (%v)",
+			time.Since(start).Round(time.Second), kinds, counts, started, serr, hosted, dealt,
 			p.PlayersLeft, p.Tables, p.HandsPlayed, err, d.GetWorkflowExecutionInfo().GetHistoryLength(), len(d.GetPendingChildren()), derr)
-		host.mu.Lock()
-		hosted := len(host.ids)
-		host.mu.Unlock()
-		t.Logf("  %d tables hosted", hosted)
-		if hostedAt == 0 && hosted >= floor.TableCount(spec.PlayerCount, spec.TableSize) {
-			hostedAt = time.Since(start).Round(time.Second)
-		}
-		if done && hosted >= floor.TableCount(spec.PlayerCount, spec.TableSize) {
+		if done && hosted >= tables {
 			break
 		}
 		if os.Getenv("POKERFLOOR_DEBUG") != "" {
@@ -289,31 +494,25 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("not every kind of workflow continued as new: %v", ctx.Err())
-		case <-time.After(5 * time.Second):
+			t.Fatalf("not every table hosted and every kind of workflow continued as new: %v (phases: %v)", ctx.Err(), phase)
+		case <-time.After(2 * time.Second):
 		}
 	}
 	local.Close() // the tables stop dealing: the histories stand still while they are read
-	t.Logf("every table hosted at %v; first continue-as-new of each kind at %v; histories read from %v", hostedAt, canAt, time.Since(start).Round(time.Second))
+	phase.reached("the tables stopped")
 	ids := []string{tour.ID}
-	if sectionTables == 0 {
-		sectionTables = director.DefaultSectionTables
-	}
 	// Every table of the draw (section n has tables (n-1)*sectionTables+1 on), and every table the
 	// sections opened since (the host was asked for each).
-	tables := floor.TableCount(spec.PlayerCount, spec.TableSize)
 	drawn := map[string]bool{}
 	for id := 1; id <= tables; id++ {
 		owner := tour.ID
-		if tables > sectionTables {
+		if sections > 0 {
 			owner = director.SectionWorkflowID(tour.ID, (id-1)/sectionTables+1)
 		}
 		drawn[director.TableWorkflowID(owner, floor.TableID(id))] = true
 	}
-	if tables > sectionTables {
-		for n := 1; (n-1)*sectionTables < tables; n++ {
-			ids = append(ids, director.SectionWorkflowID(tour.ID, n))
-		}
+	for n := 1; n <= sections; n++ {
+		ids = append(ids, director.SectionWorkflowID(tour.ID, n))
 	}
 	host.mu.Lock()
 	for id := range host.ids {
@@ -328,14 +527,27 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	phase.reached(fmt.Sprintf("%d runs' histories read", len(runs)))
 	var largest, largestCAN runLimits
 	unhandled := 0
 	unhandledBy := map[string]int{} // receiver kind <- signal name
 	var most runLimits
 	byKind := map[string]int{}
 	canByKind := map[string]int{} // the largest continue-as-new input of each kind, bytes
+	bufferedByKind, offStickyByKind := map[string]int{}, map[string]int{}
+	bufferedWhat := map[string]map[string]int{} // what came in during each kind's fullest task
+	slowestByKind := map[string]time.Duration{}
+	timedOut := map[string]int{} // kind: timeout type
 	for _, l := range runs {
 		byKind[l.kind]++
+		if l.buffered > bufferedByKind[l.kind] {
+			bufferedByKind[l.kind], bufferedWhat[l.kind] = l.buffered, l.bufferedBy
+		}
+		offStickyByKind[l.kind] += l.offSticky
+		slowestByKind[l.kind] = max(slowestByKind[l.kind], l.slowest)
+		for k, n := range l.timedOut {
+			timedOut[l.kind+": "+k] += n
+		}
 		canByKind[l.kind] = max(canByKind[l.kind], l.continueAsNew)
 		if l.continueAsNew > maxContinueAsNewInput {
 			t.Errorf("%s run %s continued as new with an input of %d bytes (at most %d)", l.id, l.run, l.continueAsNew, maxContinueAsNewInput)
@@ -346,6 +558,12 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		unhandled += l.unhandled
 		for name, n := range l.unhandledBy {
 			unhandledBy[l.kind+" <- "+name] += n
+		}
+		if l.unhandled > 0 && l.kind == "TableWorkflow" {
+			// A table continues as new by its handshake with its section (director.ContinueStep):
+			// nothing may come in during that task.
+			t.Errorf("%s run %s: %d continue-as-new completions refused for what came in during the task (%v: %v); expected none, the table's section holds its orders",
+				l.id, l.run, l.unhandled, l.unhandledBy, l.refused)
 		}
 		if l.taskFailed > 0 {
 			t.Errorf("%s run %s: %d workflow tasks failed (the last: %s)", l.id, l.run, l.taskFailed, l.failure)
@@ -358,17 +576,22 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 		}
 		most.children, most.acts, most.signals = max(most.children, l.children), max(most.acts, l.acts), max(most.signals, l.signals)
 	}
-	t.Logf("%d runs read (%v), %d workflows not started, in %v", len(runs), byKind, notStarted, time.Since(start).Round(time.Second))
+	if notStarted > 0 {
+		t.Errorf("%d of the workflows the tournament drew or hosted never started", notStarted)
+	}
+	t.Logf("%d runs read (%v), %d workflows not started", len(runs), byKind, notStarted)
 	t.Logf("largest continue-as-new input: %d bytes (%s, %s), by kind %v; largest input: %d bytes (%s); most pending at once: %d children, %d activities, %d signals",
 		largestCAN.continueAsNew, largestCAN.kind, largestCAN.id, canByKind, largest.input, largest.id, most.children, most.acts, most.signals)
-	// Not yet a failure: while the workflows message each other by signals, a signal that comes in
-	// during the task that continues a run as new has the server refuse it (the next task takes
-	// it). What came in is logged, by receiver and signal, to find the senders.
+	t.Logf("by kind: the most events that came in during one task %v (the server fails a task past 100: %v), tasks off the sticky queue %v, the slowest task %v, tasks timed out %v",
+		bufferedByKind, bufferedWhat, offStickyByKind, slowestByKind, timedOut)
+	// Sections and the tournament have no handshake yet (docs/design.md, "What is not there
+	// yet"): what came in during their refused tasks is counted, by receiver and signal.
 	t.Logf("%d continue-as-new completions refused for what came in during the task (UnhandledCommand, retried by the next task), by receiver <- what: %v",
 		unhandled, unhandledBy)
 	sink.mu.Lock()
 	t.Logf("%d places written out", len(sink.places))
 	sink.mu.Unlock()
+	t.Logf("phases: %v", phase)
 }
 
 // envAtLeast reads the number in environment variable name, at least least (of what), or def when

@@ -32,18 +32,41 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	}); err != nil {
 		return err
 	}
+	// From version 1 of the marker a run continues as new by the handshake with its section
+	// (director.ContinueStep), so that no order signal comes in as it does; a run recorded
+	// before replays without it.
+	w.handshake = workflow.GetVersion(ctx, continueHandshake, workflow.DefaultVersion, 1) == 1
+	w.wait = newWaiter(ctx)
+	if w.handshake {
+		// Orders up to here were the run before's, its Order.Continue among them.
+		w.before = w.st.Acked
+		for _, o := range w.st.Pending {
+			w.before = max(w.before, o.Seq)
+		}
+		// The section hears that this run is up: a first run's section sends it no order before
+		// (the table's workflow is started by an activity of many tables' that ends later).
+		if workflow.GetInfo(ctx).ContinuedExecutionRunID != "" || w.st.EventSeq == 0 {
+			w.tell(ctx, func(ev *director.TableEvent) { ev.Resumed = true })
+		}
+	}
 	for {
 		err := workflow.Await(ctx, func() bool {
-			return w.orders.Len() > 0 || (w.st.Closed() || w.continueAsNewDue(ctx)) && w.reports == 0
+			return w.orders.Len() > 0 || w.reports == 0 && (w.st.Closed() || w.continueAsNewDue(ctx) && (!w.handshake || !w.asked || w.released()))
 		})
 		if err != nil {
 			return err
 		}
-		drain(w.orders, w.st)
+		w.drain()
 		if w.reports > 0 || !w.st.Closed() && !w.continueAsNewDue(ctx) {
 			continue
 		}
 		if w.st.Closed() {
+			if w.handshake && w.timerCancelled {
+				// As before continuing as new (below): the run ends in a task no timer can fire in.
+				w.timerCancelled = false
+				_ = workflow.Sleep(ctx, time.Millisecond)
+				continue
+			}
 			if w.closedSent {
 				w.flush(ctx)
 				return nil
@@ -58,8 +81,25 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 			w.flush(ctx)
 			return nil
 		}
+		if w.handshake {
+			if !w.asked {
+				w.asked = true
+				w.tell(ctx, func(ev *director.TableEvent) { ev.Continuing = true })
+				continue
+			}
+			if !w.released() {
+				continue
+			}
+		}
 		w.flush(ctx) // yields: a report may have come in, and orders
 		if w.reports > 0 || w.orders.Len() > 0 {
+			continue
+		}
+		if w.handshake && w.timerCancelled {
+			// A report's wait cancelled its timer in this task; the timer may fire before the
+			// server has the cancel, and would come in during the task that continues as new.
+			w.timerCancelled = false
+			_ = workflow.Sleep(ctx, time.Millisecond)
 			continue
 		}
 		// Nothing yields between the last look at the channel and the end of the run.
@@ -67,14 +107,47 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	}
 }
 
-// drain takes in the orders waiting in the channel.
-func drain(orders workflow.ReceiveChannel, st *director.TableState) {
+// continueHandshake is the version marker of the continue-as-new handshake (table runs).
+const continueHandshake = "continue-handshake"
+
+// drain takes in the orders waiting in the channel, and notes the section's Order.Continue.
+func (w *tableWorkflow) drain() {
 	for {
 		var batch []director.Order
-		if !orders.ReceiveAsync(&batch) {
+		if !w.orders.ReceiveAsync(&batch) {
 			return
 		}
-		st.AddOrders(batch)
+		for _, o := range batch {
+			if o.Continue != nil && o.Seq > w.before && w.asked {
+				w.continueSeq = max(w.continueSeq, o.Seq)
+			}
+		}
+		w.st.AddOrders(batch)
+	}
+}
+
+// released: the section has answered this run's ask with its Order.Continue, and the table has
+// every order up to it, so that no order signal is on its way (director.ContinueStep).
+func (w *tableWorkflow) released() bool {
+	if w.continueSeq == 0 {
+		return false
+	}
+	next := w.st.Acked + 1
+	for _, o := range w.st.Pending {
+		if o.Seq > w.continueSeq || o.Seq != next {
+			break
+		}
+		next++
+	}
+	return next > w.continueSeq
+}
+
+// tell sends the section an event that set says (the handshake's: it is news whatever else).
+func (w *tableWorkflow) tell(ctx workflow.Context, set func(ev *director.TableEvent)) {
+	var ev director.TableEvent
+	set(&ev)
+	if w.st.Event(&ev, w.st.Acked, workflow.Now(ctx)) {
+		w.send(ctx, ev)
 	}
 }
 
@@ -89,6 +162,21 @@ type tableWorkflow struct {
 	sending int // events being signalled
 	// closedSent: the table closed itself (the last table, R5) and said so in a report's event.
 	closedSent bool
+	// handshake: the run continues as new by the handshake with its section; asked: it has
+	// asked; continueSeq is the Seq of the section's answer (0: none yet), before the last Seq
+	// the run before had; timerCancelled: a report's wait ended (its timer cancelled) since the
+	// run last looked.
+	handshake, asked bool
+	continueSeq      int
+	before           int
+	timerCancelled   bool
+	wait             waiter
+}
+
+// mayEnd: the run is due to continue as new and may (by the handshake: its section has let
+// it), so a report does not wait.
+func (w *tableWorkflow) mayEnd(ctx workflow.Context) bool {
+	return w.continueAsNewDue(ctx) && (!w.handshake || w.released())
 }
 
 // continueAsNewDue: Temporal suggests it (history events, size, or updates near their limit).
@@ -144,9 +232,12 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			return report.State{}, temporal.NewNonRetryableApplicationError(
 				"a newer report from the table's new host supersedes this one", supersededErrorType, nil)
 		}
-		drain(w.orders, w.st)
+		w.drain()
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
+		if w.handshake && !w.asked && w.continueAsNewDue(ctx) {
+			w.asked, ev.Continuing = true, true // a report that waits asks its section at once
+		}
 		if w.st.Event(&ev, acked, workflow.Now(ctx)) {
 			w.closedSent = w.closedSent || ev.Closed
 			w.send(ctx, ev)
@@ -155,12 +246,15 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			w.resend(ctx)
 		}
 		left := deadline.Sub(workflow.Now(ctx))
-		if next.Directive != report.Wait || left <= 0 || w.continueAsNewDue(ctx) {
+		if next.Directive != report.Wait || left <= 0 || w.mayEnd(ctx) {
 			return next, nil
 		}
-		ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool {
-			return w.orders.Len() > 0 || w.st.Ready() || w.continueAsNewDue(ctx) || mine != w.latest
+		ok, err := w.wait.within(ctx, left, func() bool {
+			return w.orders.Len() > 0 || w.st.Ready() || w.mayEnd(ctx) || mine != w.latest
 		})
+		if ok || err != nil {
+			w.timerCancelled = true // the wait's timer did not fire: cancelled in this task
+		}
 		if err != nil {
 			return next, nil
 		}

@@ -88,9 +88,7 @@ type reportReq struct {
 // or the workflow does (a hand number acknowledged already); malformed reports are rejected by the
 // validator with a reason; eliminations reach the tournament with their starting stacks (R7).
 func TestTableWorkflowReports(t *testing.T) {
-	var ts testsuite.WorkflowTestSuite
-	ts.SetLogger(quietSDKLogger())
-	env := ts.NewTestWorkflowEnvironment()
+	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var events []director.TableEvent
 	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
@@ -168,9 +166,7 @@ func TestTableWorkflowReports(t *testing.T) {
 // unreachable for minutes) is kept and sent again before the next one, so that the tournament,
 // which takes a table's events in sequence, gets every one and never waits on a gap.
 func TestTableEventsSurviveFailedSignals(t *testing.T) {
-	var ts testsuite.WorkflowTestSuite
-	ts.SetLogger(quietSDKLogger())
-	env := ts.NewTestWorkflowEnvironment()
+	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var seqs []int
 	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
@@ -193,9 +189,10 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 			}, director.ReportRequest{Results: rs})
 		}, at)
 	}
-	send(time.Second, testTable+"/1", h1)    // event 1: its signal fails every attempt
-	send(30*time.Minute, testTable+"/2", h2) // event 2, after the attempts ran out
-	env.RegisterDelayedCallback(func() {     // event 3: closed
+	// Event 1 is the table's first (it is up: Resumed), and its signal fails every attempt.
+	send(time.Second, testTable+"/1", h1)    // event 2
+	send(30*time.Minute, testTable+"/2", h2) // event 3, long after the attempts ran out
+	env.RegisterDelayedCallback(func() {     // event 4: closed
 		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
 	}, 31*time.Minute)
 	env.ExecuteWorkflow(TableWorkflow, threePlayers())
@@ -203,7 +200,7 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(seqs)
-	if !slices.Equal(seqs, []int{1, 2, 3}) {
-		t.Errorf("the tournament got events %v, want 1, 2 and 3", seqs)
+	if !slices.Equal(seqs, []int{1, 2, 3, 4}) {
+		t.Errorf("the tournament got events %v, want 1 to 4 (the first, up, sent again after its failed attempts)", seqs)
 	}
 }

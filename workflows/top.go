@@ -67,11 +67,14 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		if err != nil {
 			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
 		}
+		// The planning between sections beside their own moves (director.PlanBeside); a run
+		// recorded before it replays planning only when every section is settled.
+		t.Plan = int(workflow.GetVersion(ctx, "plan", workflow.DefaultVersion, director.PlanBeside))
 		t.Tick(workflow.Now(ctx))
 	} else {
 		t.Resend()
 	}
-	w := &topRun{t: t, events: workflow.GetSignalChannel(ctx, SectionEventsSignal), signalling: map[int]bool{}}
+	w := &topRun{t: t, events: workflow.GetSignalChannel(ctx, SectionEventsSignal), signalling: map[int]bool{}, wait: newWaiter(ctx)}
 	if err := w.register(ctx); err != nil {
 		return TournamentResult{}, err
 	}
@@ -98,7 +101,7 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 			// Over: the sections close their tables and say so; a section that does not within
 			// closeWait is not waited for.
 			var ok bool
-			ok, err = workflow.AwaitWithTimeout(ctx, closeWait, func() bool { return w.events.Len() > 0 || w.wake })
+			ok, err = w.wait.within(ctx, closeWait, func() bool { return w.events.Len() > 0 || w.wake })
 			if err == nil && !ok {
 				break
 			}
@@ -141,6 +144,7 @@ type topRun struct {
 	// order signal is under way to (one at a time each); writing: places are being written out.
 	starting   int
 	signalling map[int]bool
+	wait       waiter
 	writing    bool
 
 	clock periodTimer
@@ -350,7 +354,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 func (w *topRun) enter(ctx workflow.Context, reqs []RegisterRequest, res []BatchResult) []BatchResult {
 	t := w.t
 	w.wake = true
-	_, _ = workflow.AwaitWithTimeout(ctx, toolWait, func() bool {
+	_, _ = w.wait.within(ctx, toolWait, func() bool {
 		for _, q := range reqs {
 			if _, answered := t.Entry(q.Key); !answered {
 				return false

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -105,12 +106,16 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	if resumed {
 		s.Resend()
 	} else {
-		// A simulation's pacing near the bubble (director.PaceSlide) and the orders resent for a
-		// table's gap (director.PaceResend); a run recorded before them replays without them.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceResend))
+		// A simulation's pacing near the bubble (director.PaceSlide), the orders resent for a
+		// table's gap (director.PaceResend) and the tables hosted as they start
+		// (director.PaceHostEarly), the resends held for a table continuing as new unless a signal
+		// failed (director.PaceLost), the rebuys not yet answered told up (director.PaceRebuys),
+		// an emptied section's entries handed on (director.PaceHandOn);
+		// a run recorded before them replays without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceHandOn))
 	}
 	s.Trace = traceEvents
-	w := &tournamentWorkflow{s: s}
+	w := &tournamentWorkflow{s: s, wait: newWaiter(ctx)}
 	if err := w.register(ctx); err != nil {
 		return err
 	}
@@ -161,7 +166,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		if left <= 0 {
 			break
 		}
-		if ok, err := workflow.AwaitWithTimeout(ctx, left, func() bool { return w.events.Len() > 0 }); err != nil || !ok {
+		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 }); err != nil || !ok {
 			break
 		}
 		w.process(ctx)
@@ -171,9 +176,18 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	w.send(ctx)
 	if s.Section != nil {
 		s.Section.Ended = true
-		w.reportUp(ctx)
-		if err := workflow.Await(ctx, func() bool { return !w.upBusy && !s.Section.Events.Pending() }); err != nil {
-			return err
+		// Every last event goes up, however many signals it takes: with one under way as the
+		// section ended, the rest stayed queued and the wait never sent them (the tournament waited
+		// closeWait for the section to say it had closed). Gated: a run recorded before waits once.
+		again := workflow.GetVersion(ctx, "section-end", workflow.DefaultVersion, 1) > workflow.DefaultVersion
+		for {
+			w.reportUp(ctx)
+			if err := workflow.Await(ctx, func() bool { return !w.upBusy && (again || !s.Section.Events.Pending()) }); err != nil {
+				return err
+			}
+			if !s.Section.Events.Pending() {
+				break
+			}
 		}
 	}
 	// Every row of the record written out (the result keeps the best, the sink has them all).
@@ -197,6 +211,7 @@ type tournamentWorkflow struct {
 	wake   bool // a handler changed the state: step and send
 
 	clock periodTimer
+	wait  waiter
 
 	// futures of activities not yet done; busy counts the table starts in progress, sending the
 	// signals; writing: the record's rows are being written out (record_places.go).
@@ -204,6 +219,9 @@ type tournamentWorkflow struct {
 	busy    int
 	sending int
 	writing bool
+	// inflight counts the order signals on their way to each table (continue-as-new's
+	// handshake, tellContinue).
+	inflight map[floor.TableID]int
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -279,6 +297,9 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	// sends them): it waits for the signals under way (quiet), and every new one would make it
 	// wait again. A handler waiting for a table to apply its order keeps them going.
 	holding := w.continueAsNewDue(ctx) && !s.Finished && workflow.AllHandlersFinished(ctx)
+	if !holding {
+		w.tellContinue(ctx)
+	}
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
 		t := s.Table(b.Table)
@@ -286,8 +307,21 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 			kept = append(kept, b)
 			continue
 		}
-		t.Unacked = append(t.Unacked, b.Orders...)
-		w.signal(ctx, t.ID, t.WorkflowID, b.Orders)
+		var now, later []director.Order
+		for _, o := range b.Orders {
+			if t.HoldsOrder(o) {
+				later = append(later, o)
+			} else {
+				now = append(now, o)
+			}
+		}
+		if len(later) > 0 {
+			kept = append(kept, director.TableOrders{Table: b.Table, Orders: later})
+		}
+		if len(now) > 0 {
+			t.Unacked = append(t.Unacked, now...)
+			w.signal(ctx, t.ID, t.WorkflowID, now)
+		}
 	}
 	s.Outbox = kept
 	for _, id := range s.Deleting {
@@ -306,15 +340,56 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	w.writeRows(ctx)
 }
 
+// tellContinue sends Order.Continue, with every order queued for it, to each table that asked
+// to continue as new and to which no order signal is on its way (director.ContinueStep): the
+// table continues as new once it has them, and nothing else is sent to it before its next run
+// says it is up.
+func (w *tournamentWorkflow) tellContinue(ctx workflow.Context) {
+	s := w.s
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Continue != director.ContinueAsked || !t.Started || w.inflight[t.ID] > 0 || !s.TellContinue(t.ID) {
+			continue
+		}
+		var orders []director.Order
+		s.Outbox = slices.DeleteFunc(s.Outbox, func(b director.TableOrders) bool {
+			if b.Table != t.ID {
+				return false
+			}
+			orders = append(orders, b.Orders...)
+			return true
+		})
+		t.Unacked = append(t.Unacked, orders...)
+		w.signal(ctx, t.ID, t.WorkflowID, orders)
+	}
+}
+
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
 // continue-as-new); the table applies each order once, whatever the repeats and their order. A
 // table that was told to close and has ended takes no more.
 func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, workflowID string, orders []director.Order) {
 	w.sending++
+	if t := w.s.Table(id); t != nil {
+		t.Lost = false
+	}
+	if w.inflight == nil {
+		w.inflight = map[floor.TableID]int{}
+	}
+	w.inflight[id]++
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		defer func() { w.sending--; w.wake = true }()
+		defer func() {
+			w.sending--
+			if w.inflight[id]--; w.inflight[id] == 0 {
+				delete(w.inflight, id)
+			}
+			w.wake = true
+		}()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		retrySignal(ctx, workflowID, OrdersSignal, orders, func() bool { return tableGone(w.s, id) })
+		if !retrySignal(ctx, workflowID, OrdersSignal, orders, func() bool { return tableGone(w.s, id) }) && w.s.Pace >= director.PaceLost {
+			if t := w.s.Table(id); t != nil {
+				t.Lost = true
+			}
+		}
 	})
 }
 
@@ -336,14 +411,18 @@ func (w *tournamentWorkflow) track(f workflow.Future) {
 }
 
 // startTables starts the tables' workflows, as children that outlive this run (continue-as-new),
-// then their processes, all in one activity; a table's orders go once it has started.
+// then their processes; a table's orders go once it has started. From PaceHostEarly a table's
+// process starts as soon as its workflow has, with the others whose start came in by then (one
+// CreateTables activity for them): the server starts a section's hundred children over many
+// seconds (a minute at 10,000 entries), and every table waited for the last before. A run
+// started before hosts them all at once, once every start has resolved, as it was recorded.
 func (w *tournamentWorkflow) startTables(ctx workflow.Context, ids []floor.TableID) {
 	s := w.s
-	type started struct {
-		id    floor.TableID
-		child workflow.ChildWorkflowFuture
+	if s.Pace >= director.PaceHostEarly && s.Section != nil {
+		w.startSectionTables(ctx, ids)
+		return
 	}
-	var children []started
+	var children []startingTable
 	for _, id := range ids {
 		t := s.Table(id)
 		in := s.TableInput(id)
@@ -355,35 +434,135 @@ func (w *tournamentWorkflow) startTables(ctx workflow.Context, ids []floor.Table
 			TaskQueue:         TableTaskQueue(workflow.GetInfo(ctx).TaskQueueName),
 			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
 		})
-		children = append(children, started{id, workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in)})
+		children = append(children, startingTable{id, workflow.ExecuteChildWorkflow(cctx, TableWorkflow, in).GetChildWorkflowExecution()})
 	}
 	w.busy++
 	workflow.Go(ctx, func(gctx workflow.Context) {
 		defer func() { w.busy--; w.wake = true }()
-		var hosts []HostedTable
-		for _, c := range children {
-			if err := c.child.GetChildWorkflowExecution().Get(gctx, nil); err != nil {
-				workflow.GetLogger(gctx).Error("table workflow did not start", "table", s.Table(c.id).WorkflowID, "error", err)
-				continue
-			}
-			s.Table(c.id).Started = true
-			hosts = append(hosts, w.hosted(c.id))
-		}
-		if len(hosts) == 0 {
+		if s.Pace >= director.PaceHostEarly {
+			w.hostAsTheyStart(gctx, children)
 			return
 		}
-		id := "create/" + hosts[0].ID
-		if len(hosts) > 1 {
-			id += fmt.Sprintf("+%d", len(hosts)-1)
+		var hosts []HostedTable
+		for _, c := range children {
+			if w.started(gctx, c) {
+				hosts = append(hosts, w.hosted(c.id))
+			}
 		}
-		actx := workflow.WithActivityOptions(gctx, workflow.ActivityOptions{
-			ActivityID:          id,
-			StartToCloseTimeout: 2 * time.Minute,
-			RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
-		})
-		if err := workflow.ExecuteActivity(actx, CreateTablesActivity, hosts).Get(gctx, nil); err != nil {
+		if err := w.createTables(gctx, hosts).Get(gctx, nil); err != nil {
 			workflow.GetLogger(gctx).Error("table processes did not start", "tables", len(hosts), "error", err)
 		}
+	})
+}
+
+// tablesPerStart is the most tables one StartTables activity starts: a section's hundred go in
+// five activities side by side.
+const tablesPerStart = 20
+
+// startSectionTables starts a section's tables (from PaceHostEarly) with StartTables
+// activities, tablesPerStart tables each, side by side: each table's workflow, then its
+// process. A table is marked started, and its orders go, once its activity is done or its first
+// event has come (it says it is up: director.ContinueStep), whichever is first.
+func (w *tournamentWorkflow) startSectionTables(ctx workflow.Context, ids []floor.TableID) {
+	s := w.s
+	queue := TableTaskQueue(workflow.GetInfo(ctx).TaskQueueName)
+	for from := 0; from < len(ids); from += tablesPerStart {
+		batch := ids[from:min(len(ids), from+tablesPerStart)]
+		var ts []TableStart
+		for _, id := range batch {
+			ts = append(ts, TableStart{Input: s.TableInput(id), Host: w.hosted(id)})
+		}
+		id := tablesActivityID("start/", ts[0].Host.ID, len(ts))
+		f := workflow.ExecuteActivity(tablesActivity(ctx, id), StartTablesActivity, queue, ts)
+		w.busy++
+		workflow.Go(ctx, func(gctx workflow.Context) {
+			defer func() { w.busy--; w.wake = true }()
+			if err := f.Get(gctx, nil); err != nil {
+				workflow.GetLogger(gctx).Error("tables did not start", "tables", id, "error", err)
+				return
+			}
+			for _, id := range batch {
+				if t := s.Table(id); t != nil {
+					t.Started = true
+				}
+			}
+		})
+	}
+}
+
+// startingTable is a table whose workflow is being started: start is ready once it has.
+type startingTable struct {
+	id    floor.TableID
+	start workflow.Future
+}
+
+// started waits for the table's workflow to start and marks it started (its orders may go).
+func (w *tournamentWorkflow) started(ctx workflow.Context, c startingTable) bool {
+	if err := c.start.Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Error("table workflow did not start", "table", w.s.Table(c.id).WorkflowID, "error", err)
+		return false
+	}
+	w.s.Table(c.id).Started = true
+	return true
+}
+
+// hostAsTheyStart starts the tables' processes as their workflows start, in whatever order the
+// server starts them: each time a start comes in, every start already in with it is taken too
+// and their processes started with one activity; it returns once every activity is done.
+func (w *tournamentWorkflow) hostAsTheyStart(ctx workflow.Context, children []startingTable) {
+	sel := workflow.NewSelector(ctx)
+	var ready []HostedTable
+	for _, c := range children {
+		sel.AddFuture(c.start, func(workflow.Future) {
+			if w.started(ctx, c) {
+				ready = append(ready, w.hosted(c.id))
+			}
+		})
+	}
+	var creating []workflow.Future
+	for range children {
+		sel.Select(ctx)
+		if sel.HasPending() || len(ready) == 0 {
+			continue // another start is in: it goes with these
+		}
+		creating = append(creating, w.createTables(ctx, ready))
+		ready = nil
+		w.wake = true // their orders may go
+	}
+	for _, f := range creating {
+		if err := f.Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Error("table processes did not start", "error", err)
+		}
+	}
+}
+
+// createTables starts the processes of hosts (none: a future that is ready at once).
+func (w *tournamentWorkflow) createTables(ctx workflow.Context, hosts []HostedTable) workflow.Future {
+	if len(hosts) == 0 {
+		f, set := workflow.NewFuture(ctx)
+		set.Set(nil, nil)
+		return f
+	}
+	id := tablesActivityID("create/", hosts[0].ID, len(hosts))
+	return workflow.ExecuteActivity(tablesActivity(ctx, id), CreateTablesActivity, hosts)
+}
+
+// tablesActivityID names an activity on n tables by the first one's workflow ID: "start/T" for
+// one, "start/T+4" for five.
+func tablesActivityID(kind, first string, n int) string {
+	if n > 1 {
+		return kind + first + fmt.Sprintf("+%d", n-1)
+	}
+	return kind + first
+}
+
+// tablesActivity is the context of an activity that starts tables (their workflows or their
+// processes): two minutes a try, tried again from 100 ms up to every 10 s.
+func tablesActivity(ctx workflow.Context, id string) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		ActivityID:          id,
+		StartToCloseTimeout: 2 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 100 * time.Millisecond, MaximumInterval: 10 * time.Second},
 	})
 }
 
@@ -498,7 +677,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				ref := s.GiveSanction(r, workflow.Now(ctx))
 				changed()
 				// The record is complete once the table has applied it (P2, P4, P5).
-				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool {
+				_, _ = w.wait.within(ctx, time.Minute, func() bool {
 					return s.Sanctions[ref].Applied || s.Sanctions[ref].Void
 				})
 				return s.Sanctions[ref], nil
@@ -527,7 +706,7 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				ref := s.Rebuy(r)
 				changed()
 				// The chips are the player's once his table has checked his stack after its hand.
-				_, _ = workflow.AwaitWithTimeout(ctx, time.Minute, func() bool { return s.RebuyLog[ref].Done })
+				_, _ = w.wait.within(ctx, time.Minute, func() bool { return s.RebuyLog[ref].Done })
 				rec := s.RebuyLog[ref]
 				if rec.Refused != "" {
 					return rec, temporal.NewNonRetryableApplicationError(rec.Refused, "RebuyRefused", nil)

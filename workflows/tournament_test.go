@@ -38,10 +38,15 @@ func clockSpec() TournamentSpec {
 // testWorkflowID is the ID the test environment gives the workflow under test.
 const testWorkflowID = "default-test-workflow-id"
 
-func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+// newQuietEnv is a test workflow environment whose SDK logs nothing (quietSDKLogger).
+func newQuietEnv() *testsuite.TestWorkflowEnvironment {
 	var ts testsuite.WorkflowTestSuite
 	ts.SetLogger(quietSDKLogger())
-	env := ts.NewTestWorkflowEnvironment()
+	return ts.NewTestWorkflowEnvironment()
+}
+
+func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	env := newQuietEnv()
 	// A workflow task that the machine does not run for a second (a load of 20 from other builds)
 	// is not a deadlock: the SDK's one-second detector failed this test 2 runs in 5 then.
 	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})

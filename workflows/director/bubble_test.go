@@ -156,8 +156,11 @@ func TestSectionsBreakTablesBesideSlowOnes(t *testing.T) { // rules R3, R4
 			}
 			ratio := tables / need
 			t.Logf("%d steps from 60%% of the field to the rounds, %.2f tables for each one R4 needs", steps, ratio)
-			if steps > 1000 || ratio > 1.5 {
-				t.Errorf("%d steps from 60%% of the field to the rounds (want at most 1,000), %.2f tables for each one R4 needs (want at most 1.5): "+
+			// 1.44-1.47 when the tournament planned between its sections only when all were
+			// settled; 1.48-1.56 planned beside their moves (a section's arrivals meet its own
+			// breaks and open tables of their own: the plan's counts are an event old).
+			if steps > 1000 || ratio > 1.6 {
+				t.Errorf("%d steps from 60%% of the field to the rounds (want at most 1,000), %.2f tables for each one R4 needs (want at most 1.6): "+
 					"slow tables hold up the floor", steps, ratio)
 			}
 		})

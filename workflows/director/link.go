@@ -1,6 +1,10 @@
 package director
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
 
 // Numbered is one message on a Link, with its sequence number.
 type Numbered[T any] struct {
@@ -101,4 +105,66 @@ func (in *Inbox[T]) Add(msgs ...Numbered[T]) []T {
 		in.Early = nil
 	}
 	return out
+}
+
+// ContinueStep is where a table is in its continue-as-new handshake with its section (or its
+// tournament of one section). The server refuses to continue a run as new while a signal came
+// in during the task that does it (UnhandledCommand: the next task takes the signal and tries
+// again), and the section's order signals come in whenever they are sent: at 10,000 entries
+// every refused continue-as-new was a table's, for an order that came in. So a table due to
+// continue as new asks (TableEvent.Continuing); its section, once none of its order signals to
+// the table is on its way, sends it one more, Order.Continue, and holds every later order; the
+// table continues as new once it has every order up to that one, and its next run says it is up
+// (TableEvent.Resumed), which lets the held orders go. A table's first run says so too: its
+// section's orders go from then on.
+type ContinueStep int
+
+const (
+	ContinueNone  ContinueStep = iota
+	ContinueAsked              // the table asked: Order.Continue goes once no order signal to it is on its way
+	ContinueTold               // Order.Continue went (ContinueSeq): nothing more until the table's next run is up
+)
+
+// continueStep takes the table's part of the handshake from its event, in the table's order.
+func (tr *TableRecord) continueStep(ev TableEvent) {
+	tr.Started = true // its news says it is up (a section's StartTables ends after many tables)
+	switch {
+	case ev.Resumed:
+		tr.Continue, tr.ContinueSeq, tr.OnlyLost = ContinueNone, 0, false
+	case ev.Continuing && tr.Continue == ContinueNone:
+		tr.Continue = ContinueAsked
+	}
+}
+
+// TellContinue queues Order.Continue for table id, which asked to continue as new, and holds
+// every later order until its next run is up: the caller sends it once no order signal to the
+// table is on its way. It reports whether it queued one.
+func (s *TournamentState) TellContinue(id floor.TableID) bool {
+	tr := s.Table(id)
+	if tr == nil || tr.Closed || tr.Continue != ContinueAsked {
+		return false
+	}
+	yes := true
+	s.order(id, Order{Continue: &yes})
+	tr.Continue, tr.ContinueSeq = ContinueTold, tr.Sent
+	tr.OnlyLost = s.Pace >= PaceLost
+	return true
+}
+
+// HoldsOrder reports whether order o to table tr waits (the handshake above): while the table
+// has asked, every order waits to go with its Order.Continue (TellContinue, which the caller
+// sends at once); once that went, every later order waits for the table's next run, and so does
+// every order sent again (the table has it: nothing may come in while it continues as new),
+// unless the table says it misses one and, from PaceLost, a signal of orders to it failed: the
+// Order.Continue went once no signal to the table was on its way, so every order before it
+// arrived unless its signal failed, and a Gap the table told before it had them all is stale
+// (a resend for it came in while the table continued as new).
+func (tr *TableRecord) HoldsOrder(o Order) bool {
+	switch tr.Continue {
+	case ContinueAsked:
+		return true
+	case ContinueTold:
+		return o.Seq > tr.ContinueSeq || tr.Gap == 0 || tr.OnlyLost && !tr.Lost
+	}
+	return false
 }

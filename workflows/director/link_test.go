@@ -49,3 +49,111 @@ func TestLinkDeliversOnceInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestContinueHandshakeHoldsOrders: a table that asks to continue as new (an event with
+// Continuing) is sent Order.Continue, every later order is held until an event of its next run
+// says it is up (Resumed), and so is every order sent again meanwhile, unless the table says it
+// misses one (its Gap).
+func TestContinueHandshakeHoldsOrders(t *testing.T) {
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.Tables[0].ID
+	st := s.TableInput(id)
+	tell := func(set func(ev *TableEvent)) {
+		var ev TableEvent
+		set(&ev)
+		if !st.Event(&ev, st.Acked, simStart) {
+			t.Fatal("the handshake's event is no news")
+		}
+		s.OnEvent(ev)
+	}
+	tr := s.Table(id)
+	if tr.HoldsOrder(Order{Seq: tr.Sent + 1}) {
+		t.Fatal("an order held before the table asked")
+	}
+	tell(func(ev *TableEvent) { ev.Continuing = true })
+	if tr.Continue != ContinueAsked || !tr.HoldsOrder(Order{Seq: tr.Sent + 1}) {
+		t.Fatalf("after the ask: %v, order held %v; expected asked, held until Order.Continue goes", tr.Continue, tr.HoldsOrder(Order{Seq: tr.Sent + 1}))
+	}
+	if !s.TellContinue(id) || s.TellContinue(id) {
+		t.Fatal("Order.Continue queued not once")
+	}
+	last := s.Outbox[len(s.Outbox)-1]
+	if o := last.Orders[len(last.Orders)-1]; last.Table != id || o.Continue == nil || o.Seq != tr.ContinueSeq {
+		t.Fatalf("the last order queued is %+v for table %d, expected Order.Continue %d for table %d", o, last.Table, tr.ContinueSeq, id)
+	}
+	if !tr.HoldsOrder(Order{Seq: tr.ContinueSeq + 1}) || !tr.HoldsOrder(Order{Seq: tr.ContinueSeq}) {
+		t.Error("an order after Order.Continue, or one sent again, is not held while the table continues as new")
+	}
+	tr.Gap = tr.ContinueSeq // the table misses an order before its Order.Continue
+	if tr.HoldsOrder(Order{Seq: tr.ContinueSeq}) || !tr.HoldsOrder(Order{Seq: tr.ContinueSeq + 1}) {
+		t.Error("with a gap, the missing orders go and the later ones wait")
+	}
+	tell(func(ev *TableEvent) { ev.Resumed = true })
+	if tr.Continue != ContinueNone || tr.HoldsOrder(Order{Seq: tr.ContinueSeq + 1}) {
+		t.Errorf("after the next run is up: %v, still holding", tr.Continue)
+	}
+}
+
+// TestContinueHandshakeResendsOnlyLostOrders: from PaceLost, a table told to continue as new is
+// sent again the orders before its Order.Continue only when a signal of them failed (Lost): the
+// Order.Continue goes once no signal to the table is on its way, so a Gap the table told before
+// the last of them arrived is stale, and a resend for it would come in while the table continues
+// as new (the server refuses that continue-as-new: the 100,000 test in CI, table-5522).
+func TestContinueHandshakeResendsOnlyLostOrders(t *testing.T) {
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Pace = PaceLost
+	id := s.Tables[0].ID
+	st := s.TableInput(id)
+	var ev TableEvent
+	ev.Continuing = true
+	if !st.Event(&ev, st.Acked, simStart) {
+		t.Fatal("the ask is no news")
+	}
+	s.OnEvent(ev)
+	if !s.TellContinue(id) {
+		t.Fatal("Order.Continue not queued")
+	}
+	tr := s.Table(id)
+	tr.Gap = tr.ContinueSeq // an event told before the table had every order
+	if !tr.HoldsOrder(Order{Seq: tr.ContinueSeq}) {
+		t.Error("an order sent again for a stale gap goes while the table continues as new")
+	}
+	tr.Lost = true // a signal of orders to the table failed every attempt
+	if tr.HoldsOrder(Order{Seq: tr.ContinueSeq}) || !tr.HoldsOrder(Order{Seq: tr.ContinueSeq + 1}) {
+		t.Error("after a lost signal, the missing orders do not go, or the later ones do not wait")
+	}
+	s.Pace = PaceHostEarly // a run recorded before PaceLost resends for every gap
+	tr.Lost = false
+	tr.Continue = ContinueAsked
+	if !s.TellContinue(id) || tr.OnlyLost || tr.HoldsOrder(Order{Seq: tr.ContinueSeq}) {
+		t.Error("before PaceLost, a gap's orders are held")
+	}
+}
+
+// TestTableStartedByItsNews: a table whose workflow a section's StartTables activity started is
+// marked started (its orders go) as soon as its first event comes, not once the activity of its
+// twenty tables ends (at 10,000 entries the tables dealt their first credit and waited for their
+// orders until then).
+func TestTableStartedByItsNews(t *testing.T) {
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &s.Tables[0]
+	tr.Started = false
+	st := s.TableInput(tr.ID)
+	ev := TableEvent{Resumed: true}
+	if !st.Event(&ev, st.Acked, simStart) {
+		t.Fatal("a first run's event is no news")
+	}
+	s.OnEvent(ev)
+	if !tr.Started {
+		t.Error("a table that told its section it is up is not marked started")
+	}
+}

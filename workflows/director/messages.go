@@ -30,6 +30,11 @@ type Order struct {
 	// Slide: the credit runs on past every hand in which nobody was eliminated (a simulation near
 	// the bubble), so that only a hand with an elimination waits for the floor.
 	Slide *bool `json:"slide,omitempty"`
+	// Continue answers a table that asked to continue as new (TableEvent.Continuing): this is
+	// the last order its section signals it until its next run says it is up (TableEvent.Resumed),
+	// so that no signal comes in while the table continues as new (link.go). It changes nothing
+	// at the table.
+	Continue *bool `json:"continue,omitempty"`
 }
 
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
@@ -149,6 +154,11 @@ type TableEvent struct {
 
 	// Credit, while the table's credit slides (Order.Slide), is the last hand it may deal now.
 	Credit int64 `json:"credit,omitempty"`
+	// Continuing: the table's run is due to continue as new and waits for its section's
+	// Order.Continue to do so; Resumed: this run (a first one, or the one that continued it) is
+	// up, and the section's orders may come (again; link.go).
+	Continuing bool `json:"continuing,omitempty"`
+	Resumed    bool `json:"resumed,omitempty"`
 	// Gap is the Seq of the first order the table holds past one it never received (0: none):
 	// the orders from Acked+1 to Gap-1 are missing, and the table applies nothing until they come
 	// (TournamentState.resendGaps sends them again).

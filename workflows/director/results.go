@@ -19,6 +19,9 @@ type Progress struct {
 	Blinds  engine.Level `json:"blinds"`
 	OnBreak bool         `json:"onBreak,omitempty"`
 	Paused  bool         `json:"paused,omitempty"`
+	// Stopping: a simulation's clock is paused and a table has not yet told the hands it dealt
+	// before the pause, so Level may still move on; once every table has, it stands.
+	Stopping bool `json:"stopping,omitempty"`
 	// NextLevelIn is the clock time to the next period (0 in a simulation, where levels go by hands,
 	// and in the last level).
 	NextLevelIn time.Duration `json:"nextLevelIn,omitempty"`
@@ -33,7 +36,7 @@ type Progress struct {
 func (s *TournamentState) Progress(now time.Time) Progress {
 	p := Progress{Name: s.Spec.Name, Entries: len(s.Field), PlayersLeft: s.Left(), Tables: s.OpenTables(),
 		HandsPlayed: s.HandsPlayed(), HandForHand: s.HandForHand.On, PrizePool: s.Payouts.Pool, Paid: len(s.Payouts.Prizes),
-		Finished: s.Finished, Paused: s.Paused}
+		Finished: s.Finished, Paused: s.Paused, Stopping: s.Stopping()}
 	at := now
 	if s.Finished {
 		at = s.Ended

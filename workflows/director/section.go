@@ -48,6 +48,8 @@ type SectionOrder struct {
 	Close bool `json:"close,omitempty"`
 	// Deal is a deal of the players left, all in this section (section_money.go).
 	Deal *DealOrder `json:"deal,omitempty"`
+	// HandOn are the entries a section that emptied knew of (HandOn): this one keeps them.
+	HandOn *HandOn `json:"handOn,omitempty"`
 }
 
 // SendOutOrder asks a section to move Players of its players to section To: each the next big
@@ -55,6 +57,9 @@ type SectionOrder struct {
 type SendOutOrder struct {
 	To      int `json:"to"`
 	Players int `json:"players"`
+	// Beside: the players go at once, beside the section's own moves under way (a tournament
+	// from PlanBeside sends it so); without it the section sends them once its moves are done.
+	Beside bool `json:"beside,omitempty"`
 }
 
 // SectionRound is one hand-for-hand round ordered to a section (R7).
@@ -90,7 +95,14 @@ type SectionEvent struct {
 	Tables  int   `json:"tables"`  // open
 	Chips   int64 `json:"chips"`   // at its tables and in the hands of its moving players
 	// Settled: no move inside the section is under way and it owes no player to another.
-	Settled     bool  `json:"settled,omitempty"`
+	Settled bool `json:"settled,omitempty"`
+	// Owing counts the players the section still owes to other sections: ordered out (SendOut)
+	// and not yet gone. Its Players count is its own for the tournament's orders once it is 0,
+	// whatever moves between its own tables are under way (TopState.plannable).
+	Owing int `json:"owing,omitempty"`
+	// Breaking counts the open tables the section is breaking (R4): their players are moving to
+	// its other tables, whose seats are the ones it has for arrivals.
+	Breaking    int   `json:"breaking,omitempty"`
 	MedianHands int64 `json:"medianHands"`
 	HandsPlayed int64 `json:"handsPlayed"`
 	// Busts are the elimination groups since the last event, in order (R5, R7).
@@ -114,6 +126,14 @@ type SectionEvent struct {
 	Withdrawing int `json:"withdrawing,omitempty"`
 	// AddOnsPending counts the add-ons its tables have not yet answered: a refusal gives the money back.
 	AddOnsPending int `json:"addOnsPending,omitempty"`
+	// RebuysPending counts the rebuys its tables have not yet answered (from PaceRebuys): a table
+	// refuses one over the stack limit, and the money goes back.
+	RebuysPending int `json:"rebuysPending,omitempty"`
+	// HandOn goes once, from PaceHandOn, when the section has no player left while late
+	// registration is open: its busted entries and the entries it knew were elsewhere, for the
+	// tournament to hand on to the sections left (a re-entry of one who busted here, a second
+	// entry of one of those IDs, is then theirs to take or refuse).
+	HandOn *HandOn `json:"handOn,omitempty"`
 	// Deal answers the tournament's deal.
 	Deal *DealDone `json:"deal,omitempty"`
 }
@@ -131,6 +151,9 @@ type SectionRole struct {
 	// big blind, R3).
 	Owed    []SendOutOrder `json:"owed,omitempty"`
 	Sending []Arrival      `json:"sending,omitempty"`
+	// OutBeside: the tournament's SendOut orders go at once, beside the section's own moves
+	// (SendOutOrder.Beside).
+	OutBeside bool `json:"outBeside,omitempty"`
 	// Out are the players gone to other sections since the last event; RoundDone and Group the
 	// hand-for-hand round finished since it.
 	Out       []Transfer          `json:"out,omitempty"`
@@ -191,6 +214,8 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	sec := s.Section
 	h := &s.HandForHand
 	switch {
+	case o.HandOn != nil:
+		s.takeHandOn(*o.HandOn)
 	case o.Level != nil:
 		s.Period = o.Period
 		s.OnBreak = o.Level.OnBreak
@@ -227,6 +252,7 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 		}
 	case o.SendOut != nil:
 		sec.Owed = append(sec.Owed, *o.SendOut)
+		sec.OutBeside = sec.OutBeside || o.SendOut.Beside
 	case o.HandForHand != nil:
 		r := *o.HandForHand
 		if r.Round == 0 {
@@ -282,8 +308,10 @@ func (s *TournamentState) sendOut() {
 		seat := floor.NextBigBlindSeat(bestView)
 		player := string(bestView.PlayerAt(seat))
 		p := s.player(player)
-		if seat <= 0 || p == nil || p.Leaving {
-			// No next big blind named yet: anyone at the table goes.
+		if seat <= 0 || p == nil || p.Leaving || sec.OutBeside && p.Status != Seated {
+			// No next big blind named yet, or (sending beside the section's own moves) he is a
+			// player on his way to the table, who would stay marked leaving once seated: anyone
+			// seated there goes.
 			p = nil
 			for _, q := range bestView.Seats {
 				if pr := s.player(string(q)); q != "" && pr != nil && !pr.Leaving && pr.Status == Seated {
@@ -351,6 +379,11 @@ func (s *TournamentState) stepSection(now time.Time) {
 		s.watchTables(now)
 		s.closeEmptyTables()
 		s.noteMoving(now)
+		if !h.Open && sec.OutBeside && len(sec.Owed) > 0 {
+			// The tournament waits for these players before it plans the field again; the
+			// section's own moves do not change who can go.
+			s.sendOut()
+		}
 		if !h.Open && (!s.MovesPending() || s.planWhileMoving(now)) {
 			if len(sec.Owed) > 0 {
 				s.sendOut()
@@ -385,10 +418,16 @@ func (s *TournamentState) compact() {
 func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec := s.Section
 	ev := SectionEvent{Section: sec.Number, Acked: sec.Orders.Last, Players: s.Left(), Tables: s.OpenTables(), Chips: s.chipsInPlay(),
-		Settled: !s.MovesPending() && len(sec.Owed) == 0, MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
+		Settled: !s.MovesPending() && len(sec.Owed) == 0, Owing: sec.owing(), Breaking: s.breaking(), MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
 		AddOnsPending: s.addOnsPending(),
 		Deal:          s.Tools.DealDone}
+	if s.Pace >= PaceRebuys {
+		ev.RebuysPending = s.rebuysPending()
+	}
+	if s.Pace >= PaceHandOn && s.Left() == 0 && s.lateRegistration() && (len(s.Tools.Busted) > 0 || len(s.Tools.Elsewhere) > 0) {
+		ev.HandOn = &HandOn{Busted: s.Tools.Busted, Elsewhere: s.Tools.Elsewhere}
+	}
 	if ev.Players == 1 {
 		for _, p := range s.Players {
 			if p.Status == Seated || p.Status == Moving {
@@ -402,24 +441,49 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
-		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil
-	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil
+	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false
 	}
-	if !news && !ev.Settled && ev.Acked == last.Acked && ev.Players == last.Players && ev.Tables == last.Tables && ev.Last == last.Last && ev.Closed == last.Closed {
+	if !news && !ev.Settled && ev.Acked == last.Acked && ev.Players == last.Players && ev.Tables == last.Tables && ev.Last == last.Last && ev.Closed == last.Closed &&
+		ev.Owing == last.Owing {
 		// Only chips or hands moved while moves are under way: nothing the tournament decides on.
 		if ev.MedianHands < last.MedianHands+int64(max(s.Spec.Batch, 1)) {
 			return SectionEvent{}, false
 		}
 	}
 	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone = nil, nil, nil, nil, nil
+	if ev.HandOn != nil {
+		s.Tools.Busted, s.Tools.Elsewhere = nil, nil // the tournament's to hand on
+	}
 	sec.ErrorsSent = len(s.ChipErrors)
 	sec.Reported = s.money()
 	sec.Sent = ev
-	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal = nil, nil, nil, nil, SectionMoney{}, nil, nil
+	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal, sec.Sent.HandOn = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil
 	return ev, true
+}
+
+// owing is how many players the section still owes to other sections: the counts of its SendOut
+// orders not yet started, and the moves out ordered and not yet made.
+func (sec *SectionRole) owing() int {
+	n := len(sec.Sending)
+	for _, o := range sec.Owed {
+		n += max(o.Players, 0)
+	}
+	return n
+}
+
+// breaking counts the open tables being broken.
+func (s *TournamentState) breaking() int {
+	n := 0
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing && t.Breaking {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *TournamentState) allTablesClosed() bool {

@@ -171,7 +171,14 @@ func sectionActions(t *testing.T, seed uint64) {
 	if rebuys == 0 {
 		t.Fatal("no rebuy taken")
 	}
+	// In section 3, or (the field merging as it shrinks) the first section still playing.
 	s3 := sim.sections[3]
+	for _, n := range append([]int{3}, sortedKeys(sim.sections)...) {
+		if f := sim.sections[n]; !f.s.Finished && seatedIn(f, func(int64) bool { return true }) != "" {
+			s3 = f
+			break
+		}
+	}
 	cheat := seatedIn(s3, func(int64) bool { return true })
 	dq := SanctionRequest{Player: cheat, Kind: floor.Disqualification, Reason: "collusion", By: "td", Key: "dq-1"}
 	if err := s3.s.VerifySanction(dq, s3.now); err != nil {
@@ -331,6 +338,18 @@ func (sim *sectionSim) bustRecord(skip map[string]bool) (BustRecord, int) {
 	return BustRecord{}, 0
 }
 
+// reEntrySpec is 300 entries in four sections of ten tables, a hand a report, one re-entry
+// allowed until level lateLevel, 15% paid.
+func reEntrySpec(lateLevel int) TournamentSpec {
+	spec := simSpec(300)
+	spec.SectionTables = 10
+	spec.Batch = 1
+	spec.BuyIn, spec.Fee = 1100, 100
+	spec.ReEntries, spec.LateRegistrationLevel = 1, lateLevel
+	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+	return spec
+}
+
 // TestSectionsReEnter plays 300 entries in four sections (no Temporal, every message late,
 // reordered or repeated) with one re-entry allowed: each busted entrant re-enters through the
 // tournament at the section where he busted, which gives the entry his next ID (ENTRANT#2) and
@@ -347,12 +366,7 @@ func TestSectionsReEnter(t *testing.T) { // rule R1
 	}()
 	for seed := uint64(1); seed <= seeds(t, 5); seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			spec := simSpec(300)
-			spec.SectionTables = 10
-			spec.Batch = 1
-			spec.BuyIn, spec.Fee = 1100, 100
-			spec.ReEntries, spec.LateRegistrationLevel = 1, 12
-			spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+			spec := reEntrySpec(12)
 			sim := newSectionSim(t, spec, seed)
 			top := sim.top
 
@@ -451,6 +465,63 @@ func TestSectionsReEnter(t *testing.T) { // rule R1
 	}
 }
 
+// TestSectionsHandOnWhenOneEmpties plays 300 entries in four sections with re-entries and a long
+// late registration, the sections at PaceHandOn: a section that the field's merging empties while
+// late registration is open hands on the busted entries it held (SectionEvent.HandOn), and an
+// entrant who busted there re-enters at the section that took his record, with his next ID; the
+// tournament then plays to its end with every entry placed once and the chips conserved. (Before,
+// his busted entry went with the emptied section, and no section could take his re-entry.)
+func TestSectionsHandOnWhenOneEmpties(t *testing.T) { // rule R1
+	spec := reEntrySpec(40)
+	sim := newSectionSim(t, spec, 1)
+	for _, f := range sim.sections {
+		f.s.Pace = PaceHandOn
+	}
+	top := sim.top
+	held := map[int][]BustRecord{} // each section's busted entries, as last seen
+	emptied := 0
+	sim.until("a section emptied during late registration", func() bool {
+		if top.levelNumber() > spec.LateRegistrationLevel {
+			t.Fatalf("late registration over (level %d) before any section emptied", top.levelNumber())
+		}
+		for _, n := range sortedKeys(sim.sections) {
+			if b := sim.sections[n].s.Tools.Busted; len(b) > 0 {
+				held[n] = slices.Clone(b)
+			}
+			if emptied == 0 && top.Section(n).Phase != SectionOpen && len(held[n]) > 0 && len(sim.sections[n].s.Tools.Busted) == 0 {
+				emptied = n // it handed them on
+			}
+		}
+		return emptied > 0
+	})
+	sim.until("the hand-on delivered", func() bool {
+		return !slices.ContainsFunc(top.Sections, func(r SectionRecord) bool { return r.Orders.Pending() })
+	})
+	b := held[emptied][0]
+	at := 0
+	for _, n := range sortedKeys(sim.sections) {
+		if sim.sections[n].s.Holds(Where{Entrant: b.Entrant}) {
+			at = n
+		}
+	}
+	if at == 0 || at == emptied || top.Section(at).Phase != SectionOpen {
+		t.Fatalf("section %d emptied: %s's busted entry is held by section %d (%v); want an open one", emptied, b.Entrant, at, top.Section(max(at, 1)).Phase)
+	}
+	r := RegisterRequest{ReEntryOf: b.Entrant, Key: "re-" + b.Entrant, Section: at}
+	if err := top.VerifyRegister(r, simStart); err != nil {
+		t.Fatalf("re-entry of %s at section %d: %v", b.Entrant, at, err)
+	}
+	top.Register(r)
+	if e := sim.enter(r)[0]; e.Refused != "" || e.Player != b.Entrant+"#2" {
+		t.Fatalf("re-entry of %s, who busted in section %d, at section %d: %+v, want %s#2", b.Entrant, emptied, at, e, b.Entrant)
+	}
+	playToEnd(t, sim)
+	e := top.Entries
+	if in := int64(e.Entries+e.ReEntries) * (spec.BuyIn - spec.Fee); e.ReEntries != 1 || top.Payouts.Pool != in {
+		t.Errorf("entries %+v: pool %d, paid in less fees %d", e, top.Payouts.Pool, in)
+	}
+}
+
 // TestSectionsRefuseSecondEntries plays 300 entries of an explicit players list in four sections
 // with late registration: a late entry with the ID of a player the draw seated in another section
 // than his ID's, of a player the balancing moved to another section, or of a busted one is refused
@@ -470,7 +541,10 @@ func TestSectionsRefuseSecondEntries(t *testing.T) { // rule R1
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), `"ann#2"`) || !strings.Contains(err.Error(), "marks a re-entry") {
 		t.Errorf("a spec of sections with ann#2: %v", err)
 	}
-	sim := newSectionSim(t, spec, 3)
+	// Seed 2: a seed whose field moves a player by balancing out of the section his ID goes to
+	// while it is still open (the field planned beside the sections' moves drains most sections
+	// whole, and seeds 1, 3, 4 and 5 move nobody so before the end).
+	sim := newSectionSim(t, spec, 2)
 	top := sim.top
 	if err := top.VerifyRegister(RegisterRequest{Player: "bob#1", Key: "bob"}, simStart); err == nil || !strings.Contains(err.Error(), "marks a re-entry") {
 		t.Errorf("a late entry bob#1: %v", err)
@@ -631,6 +705,38 @@ func TestSectionsTakeADeal(t *testing.T) { // rules R6, P6
 	}
 }
 
+// drawnPlayers lists the players the draw seated, section by section.
+func drawnPlayers(secs []SectionStart) []floor.PlayerID {
+	var players []floor.PlayerID
+	for _, st := range secs {
+		for _, tb := range st.Tables {
+			for _, p := range tb.Seats {
+				if p != "" {
+					players = append(players, p)
+				}
+			}
+		}
+	}
+	return players
+}
+
+// topFeed gives a tournament of sections their events as the sections would send them: each
+// numbered in its section's order, acknowledging every order sent, with the hands its two tables
+// have played; the tournament ticks and steps after each.
+type topFeed struct {
+	top   *TopState
+	seq   map[int]int
+	hands int64
+}
+
+func (f *topFeed) send(n int, ev SectionEvent) {
+	f.seq[n]++
+	ev.Section, ev.Acked, ev.HandsPlayed, ev.MedianHands, ev.Tables = n, f.top.Section(n).Orders.Sent, f.hands, f.hands, 2
+	f.top.OnEvents(n, []Numbered[SectionEvent]{{Seq: f.seq[n], Msg: ev}})
+	f.top.Tick(simStart)
+	f.top.Step(simStart)
+}
+
 // TestSectionsPayOnceThePoolIsFinal: at several sections the tournament pays each place as it
 // busts once the field is final; an add-on sold after late registration (at the break that ends
 // the rebuys, a simulation's next level) grows the pool, so a place paid before it was paid under
@@ -650,28 +756,12 @@ func TestSectionsPayOnceThePoolIsFinal(t *testing.T) { // rules R1, R6, P6
 	if len(secs) != 2 {
 		t.Fatalf("%d sections, want 2", len(secs))
 	}
-	var players []floor.PlayerID
-	for _, st := range secs {
-		for _, tb := range st.Tables {
-			for _, p := range tb.Seats {
-				if p != "" {
-					players = append(players, p)
-				}
-			}
-		}
-	}
-	seq := map[int]int{}
-	var hands int64
-	send := func(n int, ev SectionEvent) {
-		seq[n]++
-		ev.Section, ev.Acked, ev.HandsPlayed, ev.MedianHands, ev.Tables = n, top.Section(n).Orders.Sent, hands, hands, 2
-		top.OnEvents(n, []Numbered[SectionEvent]{{Seq: seq[n], Msg: ev}})
-		top.Tick(simStart)
-		top.Step(simStart)
-	}
+	players := drawnPlayers(secs)
+	feed := &topFeed{top: top, seq: map[int]int{}}
+	send := feed.send
 	// The clock to the add-on level: late registration and the rebuys are over.
-	for top.levelNumber() < spec.RebuyLevel+1 && hands < 1e6 {
-		hands += 10
+	for top.levelNumber() < spec.RebuyLevel+1 && feed.hands < 1e6 {
+		feed.hands += 10
 		send(1, SectionEvent{})
 	}
 	// Every player but three busts, one a hand; then an add-on is sold in section 2; then two more bust.
@@ -692,8 +782,8 @@ func TestSectionsPayOnceThePoolIsFinal(t *testing.T) { // rules R1, R6, P6
 		t.Errorf("a deal quoted at the add-on level: %v, want refused", err)
 	}
 	// The clock past the add-on level.
-	for top.levelNumber() < spec.RebuyLevel+2 && hands < 1e6 {
-		hands += 10
+	for top.levelNumber() < spec.RebuyLevel+2 && feed.hands < 1e6 {
+		feed.hands += 10
 		send(1, SectionEvent{})
 	}
 	for _, p := range players[len(players)-3 : len(players)-1] {
@@ -711,6 +801,83 @@ func TestSectionsPayOnceThePoolIsFinal(t *testing.T) { // rules R1, R6, P6
 	want := int64(36)*(spec.BuyIn-spec.Fee) + spec.AddOn.PriceCents - spec.AddOn.FeeCents
 	if paid != top.Payouts.Pool || top.Payouts.Pool != want || len(places) != 36 {
 		t.Errorf("%d paid of a pool of %d (paid in less fees %d), %d places", paid, top.Payouts.Pool, want, len(places))
+	}
+}
+
+// TestSectionsWaitForRebuysAnswered: a rebuy sold in the last level of the rebuy period may be
+// refused by its table after the clock has passed it (his stack over the limit by then), and its
+// money goes back. While a section says a rebuy is not yet answered (SectionEvent.RebuysPending)
+// the pool is not final and the busts wait; once it is refunded, each place is paid from the pool
+// the refund left, and the prizes add up to it.
+func TestSectionsWaitForRebuysAnswered(t *testing.T) { // rules R1, R6
+	spec := simSpec(36)
+	spec.SectionTables = 2
+	spec.BuyIn, spec.Fee = 11000, 1000
+	spec.Rebuys, spec.RebuyLevel, spec.LateRegistrationLevel = 1, 4, 2
+	spec.RebuyChips = 10000
+	top, secs, err := NewTopState("rebuys", spec, 1, 0, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := drawnPlayers(secs)
+	// A section tells its rebuys not yet answered from PaceRebuys, and nothing before.
+	for _, pace := range []int{PaceLost, PaceRebuys} {
+		sec, err := secs[1].State(simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sec.Pace = pace
+		ref := sec.Rebuy(RebuyRequest{Player: string(secs[1].Tables[0].Seats[0]), Key: "r"})
+		ev, _ := sec.SectionReport()
+		if want := map[bool]int{true: 1}[pace >= PaceRebuys]; ev.RebuysPending != want {
+			t.Errorf("pace %d, a rebuy sold: %d pending told, want %d", pace, ev.RebuysPending, want)
+		}
+		sec.rebuyDone(RebuyOrder{Ref: ref, Player: string(secs[1].Tables[0].Seats[0]), Refused: "over the stack limit"})
+		if ev, _ := sec.SectionReport(); ev.RebuysPending != 0 || ev.Money.Rebuys != -1 {
+			t.Errorf("pace %d, the rebuy refused: %d pending told, %d rebuys paid; want none pending, one refunded", pace, ev.RebuysPending, ev.Money.Rebuys)
+		}
+	}
+	feed := &topFeed{top: top, seq: map[int]int{}}
+	send := feed.send
+	// A rebuy sold in section 2 in the rebuy period, its table not yet answering.
+	send(2, SectionEvent{Money: SectionMoney{Rebuys: 1}, RebuysPending: 1})
+	poolWithRebuy := top.Payouts.Pool
+	for top.levelNumber() <= spec.RebuyLevel && feed.hands < 1e6 {
+		feed.hands += 10
+		send(1, SectionEvent{})
+		send(2, SectionEvent{RebuysPending: 1})
+	}
+	bust := func(p floor.PlayerID) {
+		ev := SectionEvent{Busts: [][]floor.Elimination{{{Player: p, Stack: 0}}}}
+		if top.Left == 2 {
+			ev.Players, ev.Last = 1, string(players[len(players)-1])
+		}
+		send(1, ev)
+	}
+	for _, p := range players[:10] {
+		bust(p)
+	}
+	if top.PoolFinal || len(top.Unwritten) > 0 || len(top.Held) != 10 {
+		t.Fatalf("a rebuy unanswered: pool final %v, %d places paid, %d held; want not final, none paid, 10 held", top.PoolFinal, len(top.Unwritten), len(top.Held))
+	}
+	// The table refuses it: the money goes back.
+	send(2, SectionEvent{Money: SectionMoney{Rebuys: -1}})
+	if !top.PoolFinal || top.Payouts.Pool >= poolWithRebuy {
+		t.Fatalf("the rebuy refunded: pool final %v, pool %d (with the rebuy %d); want final and smaller", top.PoolFinal, top.Payouts.Pool, poolWithRebuy)
+	}
+	for _, p := range players[10 : len(players)-1] {
+		bust(p)
+	}
+	if !top.Finished {
+		t.Fatalf("not finished: %d left", top.Left)
+	}
+	var paid int64
+	for _, p := range top.Unwritten {
+		paid += p.Prize
+	}
+	want := int64(36) * (spec.BuyIn - spec.Fee)
+	if paid != want || top.Payouts.Pool != want || len(top.Unwritten) != 36 {
+		t.Errorf("%d paid of a pool of %d (paid in less fees %d), %d places", paid, top.Payouts.Pool, want, len(top.Unwritten))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,7 +195,8 @@ func (t *TopState) poolOpen() bool {
 
 // closePool notes the pool final once no more money can come in or go back: the clock is past
 // the rebuy period and the add-on break, every open section has applied the orders that told it
-// so (a section sells by the level it was told), and no add-on waits for its table's answer.
+// so (a section sells by the level it was told), and no add-on or rebuy waits for its table's
+// answer (a refusal gives the money back).
 func (t *TopState) closePool() {
 	if !t.poolOpen() {
 		return
@@ -203,7 +205,7 @@ func (t *TopState) closePool() {
 		return
 	}
 	for _, r := range t.open() {
-		if r.Orders.Pending() || r.Last.AddOnsPending > 0 {
+		if r.Orders.Pending() || r.Last.AddOnsPending > 0 || r.Last.RebuysPending > 0 {
 			return
 		}
 	}
@@ -331,6 +333,57 @@ func (s *TournamentState) sectionEntrants(ev TableEvent) {
 	}
 }
 
+// HandOn are the entries of the field a section that emptied during late registration knew
+// of: the busted ones (their entrant may re-enter) and those whose records were elsewhere (a
+// second entry of the ID is refused).
+type HandOn struct {
+	Busted    []BustRecord `json:"busted,omitempty"`
+	Elsewhere []string     `json:"elsewhere,omitempty"`
+}
+
+// handOn shares what a section that emptied knew of among the open sections: each busted entry,
+// and each ID known elsewhere, to the section a late entry of that ID goes to (EntrySection).
+func (t *TopState) handOn(from int, h HandOn) {
+	parts := map[int]*HandOn{}
+	part := func(id string) *HandOn {
+		n := t.EntrySection(id)
+		if n == 0 || n == from {
+			return nil
+		}
+		if parts[n] == nil {
+			parts[n] = &HandOn{}
+		}
+		return parts[n]
+	}
+	for _, b := range h.Busted {
+		if p := part(b.Entrant); p != nil {
+			p.Busted = append(p.Busted, b)
+		}
+	}
+	for _, id := range h.Elsewhere {
+		if p := part(id); p != nil {
+			p.Elsewhere = append(p.Elsewhere, id)
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(parts)) {
+		t.order(n, SectionOrder{HandOn: parts[n]})
+	}
+}
+
+// takeHandOn keeps what a section that emptied knew of, while late registration is open.
+func (s *TournamentState) takeHandOn(h HandOn) {
+	if !s.lateRegistration() {
+		return
+	}
+	for _, b := range h.Busted {
+		s.Tools.Busted = slices.DeleteFunc(s.Tools.Busted, func(o BustRecord) bool { return o.Entrant == b.Entrant })
+		s.Tools.Busted = append(s.Tools.Busted, b)
+	}
+	for _, id := range h.Elsewhere {
+		s.addElsewhere(id)
+	}
+}
+
 // addElsewhere notes id as an entry of the field whose record is not (or no longer) here.
 func (s *TournamentState) addElsewhere(id string) {
 	if k, found := slices.BinarySearch(s.Tools.Elsewhere, id); !found {
@@ -415,7 +468,7 @@ func (t *TopState) verifyReEntry(r RegisterRequest, now time.Time) error {
 		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("no section holds a busted entry of %s: only a busted player re-enters, in the section where his last entry busted (is he still in, or did he never enter?)", r.ReEntryOf)}
 	case rec == nil || rec.Phase != SectionOpen:
 		// A draining section seats nobody new: its players go to the others.
-		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("section %d, where %s busted, is merging into the other sections (the field shrank): his busted entry goes with it, and he cannot re-enter", r.Section, r.ReEntryOf)}
+		return &floor.RuleError{Rule: "R1", Reason: fmt.Sprintf("section %d, where %s busted, is merging into the other sections (the field shrank): his busted entry goes on to one of them once its players have left; try again then", r.Section, r.ReEntryOf)}
 	}
 	pending := 0
 	for _, e := range t.Entering {

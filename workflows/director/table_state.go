@@ -607,7 +607,7 @@ func (t *TableState) drawButton() {
 // news, acknowledges orders, or reports a level or hand count the tournament has not heard.
 func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys)+len(ev.ColorUps) > 0 ||
-		ev.HandForHand > 0 || ev.Closed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
+		ev.HandForHand > 0 || ev.Closed || ev.Continuing || ev.Resumed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) || // out of credit

@@ -375,6 +375,17 @@ func (s *TournamentState) addOnsPending() int {
 	return n
 }
 
+// rebuysPending counts the rebuys sold whose table has not yet answered.
+func (s *TournamentState) rebuysPending() int {
+	n := 0
+	for _, r := range s.RebuyLog {
+		if !r.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // verifyWithdrawal checks that p may be withdrawn: a first entry, seated, not on his way.
 func (s *TournamentState) verifyWithdrawal(id string) (*PlayerRecord, error) {
 	p := s.player(id)

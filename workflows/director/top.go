@@ -108,7 +108,17 @@ type TopState struct {
 	Actions map[string]string `json:"actions,omitempty"`
 	// Tools are the director's tools the tournament keeps itself: the deal (section_money.go).
 	Tools TopTools `json:"tools,omitzero"`
+	// Plan is the version of the planning between sections the run was started with (the
+	// workflow's version marker "plan", so that a history recorded before keeps its commands when
+	// replayed): from PlanBeside the tournament plans beside the moves under way inside the
+	// sections (plannable) and moves a section's few players out at once (drainShort); below it,
+	// only when every section is settled.
+	Plan int `json:"plan,omitempty"`
 }
+
+// PlanBeside is the Plan from which the tournament plans between its sections whenever the counts
+// it reads are the sections' own (plannable), whatever moves are under way inside them.
+const PlanBeside = 1
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
 // (about 11 KB for 100 tables), and the tournament's spec (its names dropped) and seed. The
@@ -157,7 +167,7 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named}
+	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named, Plan: PlanBeside}
 	t.Spec.Players = nil
 	t.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack, Entries: len(field)}
 	t.Entries = spec.entries(len(field), 0, 0)
@@ -255,6 +265,9 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	if ev.Deal != nil {
 		t.dealDone(r.Number, *ev.Deal)
 	}
+	if ev.HandOn != nil {
+		t.handOn(r.Number, *ev.HandOn)
+	}
 	for _, g := range ev.Busts {
 		t.place(g)
 	}
@@ -339,13 +352,14 @@ func (t *TopState) place(group []floor.Elimination) {
 }
 
 // fieldOpen: entries may still come in or be withdrawn (late registration, an entry on its way
-// to its section, a withdrawal not yet done), so no place can be given yet.
+// to its section, a withdrawal not yet done) or the pool change (a rebuy its table may still
+// refuse, the pool not yet final), so no place can be given yet.
 func (t *TopState) fieldOpen() bool {
 	if len(t.Entering) > 0 || t.Spec.LateRegistrationLevel > 0 && t.levelNumber() <= t.Spec.LateRegistrationLevel || t.poolOpen() {
 		return true
 	}
 	for _, r := range t.open() {
-		if r.Last.Withdrawing > 0 {
+		if r.Last.Withdrawing > 0 || r.Last.RebuysPending > 0 {
 			return true
 		}
 	}
@@ -427,6 +441,35 @@ func (t *TopState) settled() bool {
 	return true
 }
 
+// plannable: the counts the plan between sections reads are the sections' own for the
+// tournament's orders: nobody is between two sections, every section in play has applied every
+// order sent to it, and none still owes players to another (its SendOut done). Moves inside a
+// section do not change its count of players, so they do not hold the plan up: a section of a
+// hundred tables nearly always has one of its own under way, and waiting for every section to be
+// settled at once left the field unplanned for minutes (300 entries in four sections went from
+// 282 to 52 left with no transfer; at 10,000, sections of one player each). A run started before
+// PlanBeside plans only when the sections are settled.
+func (t *TopState) plannable() bool {
+	if t.Plan < PlanBeside {
+		return t.settled()
+	}
+	if len(t.InTransit) > 0 {
+		return false
+	}
+	for _, r := range t.open() {
+		if r.Orders.Pending() || r.Last.Owing > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// quiet: section r has applied every order sent to it, owes nobody, and nobody is on his way to it:
+// its count is its own.
+func (t *TopState) quiet(r *SectionRecord) bool {
+	return !r.Orders.Pending() && r.Last.Owing == 0 && !slices.ContainsFunc(t.InTransit, func(tr Transfer) bool { return tr.To == r.Number })
+}
+
 // Tables is the number of tables in play.
 func (t *TopState) Tables() int {
 	n := 0
@@ -475,11 +518,26 @@ func (t *TopState) Step(now time.Time) {
 			r.Orders.Send(SectionOrder{Close: true})
 		}
 	}
-	if !h.Open && t.settled() {
+	if !h.Open && t.Plan >= PlanBeside {
+		t.drainShort()
+	}
+	if !h.Open && t.plannable() {
 		t.planSections()
 	}
 	tables := t.Tables()
-	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), tables, tables == 1 && t.settled())
+	margin := tables
+	if t.Plan >= PlanBeside && tables > 1 && len(t.open()) == 1 {
+		// The bubble's margins (the approach, the rounds) count the tables in play, and the
+		// tournament hears of the busts a section's event late while the section grants its
+		// tables their hands. Planned beside the sections' moves the field merges into one
+		// section sooner, and with the whole field in it the margins count twice its tables: at
+		// its tables alone that section's order of the approach came late and its tables busted
+		// the field from 202 over the bubble (1,000 entries, TestSectionsSmallField seed 43).
+		// Twice the tables of a large field would put it in the approach from its start (one
+		// hand a grant: a 10,000-entry run dealt a fifth of the hands).
+		margin = 2 * tables
+	}
+	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), margin, tables == 1 && t.settled())
 	if approach := bubble.approach(h.Approach); approach != h.Approach {
 		h.Approach = approach
 		t.broadcast(SectionOrder{Approach: &approach})
@@ -529,7 +587,17 @@ func (t *TopState) planSections() {
 		if r.Phase != SectionOpen {
 			continue
 		}
-		counts = append(counts, floor.SectionCount{ID: r.Number, Players: r.Last.Players, Tables: r.Last.Tables})
+		c := floor.SectionCount{ID: r.Number, Players: r.Last.Players, Tables: r.Last.Tables}
+		if t.Plan >= PlanBeside {
+			// The tables it keeps: those it is breaking take no arrival (their players are on their
+			// way to its other tables), and a plan counting them would send players it must open
+			// new tables for.
+			c.Tables = max(r.Last.Tables-r.Last.Breaking, (r.Last.Players+t.Spec.TableSize-1)/t.Spec.TableSize)
+		}
+		counts = append(counts, c)
+	}
+	if t.Plan >= PlanBeside {
+		t.drainLeftovers()
 	}
 	if len(counts) < 2 {
 		return
@@ -540,10 +608,82 @@ func (t *TopState) planSections() {
 		return
 	}
 	for _, tr := range plan.Transfers {
-		t.order(tr.From, SectionOrder{SendOut: &SendOutOrder{To: tr.To, Players: tr.Players}})
+		t.order(tr.From, SectionOrder{SendOut: &SendOutOrder{To: tr.To, Players: tr.Players, Beside: t.Plan >= PlanBeside}})
 	}
 	for _, n := range plan.Closing {
 		t.Section(n).Phase = SectionDraining
+	}
+}
+
+// drainShort moves out at once the players of a section who cannot fill one table while the other
+// sections have the seats to take them (R4 for the whole field): above all a lone player, who
+// cannot play (a table of one deals no hand). It does not wait for the whole field to be
+// plannable, only for that section's count to be its own (quiet); the section drains, and
+// closes once empty. Another section's free seats are counted from its last event, less the
+// players on their way to it.
+func (t *TopState) drainShort() {
+	size := t.Spec.TableSize
+	for _, r := range t.open() {
+		if r.Phase != SectionOpen || r.Last.Players == 0 || r.Last.Players >= size || !t.quiet(r) {
+			continue
+		}
+		type dest struct{ n, free, players int }
+		var dests []dest
+		free := 0
+		for _, o := range t.open() {
+			if o == r || o.Phase != SectionOpen || o.Last.Players == 0 {
+				continue
+			}
+			f := (o.Last.Tables-o.Last.Breaking)*size - o.Last.Players
+			for _, tr := range t.InTransit {
+				if tr.To == o.Number {
+					f--
+				}
+			}
+			if f > 0 {
+				dests = append(dests, dest{o.Number, f, o.Last.Players})
+				free += f
+			}
+		}
+		if free < r.Last.Players {
+			continue // the others cannot take them: the section plays on, and the plan balances it
+		}
+		// The fullest sections first, so that the players reach the tables that deal.
+		slices.SortStableFunc(dests, func(a, b dest) int { return b.players - a.players })
+		left := r.Last.Players
+		for _, d := range dests {
+			n := min(left, d.free)
+			if n == 0 {
+				break
+			}
+			t.order(r.Number, SectionOrder{SendOut: &SendOutOrder{To: d.n, Players: n, Beside: true}})
+			left -= n
+		}
+		r.Phase = SectionDraining
+	}
+}
+
+// drainLeftovers sends the players a draining section still holds once it has sent what it was
+// told (late entries it seated after its SendOut, players who arrived before the tournament
+// marked it draining) to the open section with the most free seats: a draining section is left
+// out of the plan, and its players would play there apart from the field to the end.
+func (t *TopState) drainLeftovers() {
+	for _, r := range t.open() {
+		if r.Phase != SectionDraining || r.Last.Players == 0 || !t.quiet(r) {
+			continue
+		}
+		best, most := 0, 0
+		for _, o := range t.open() {
+			if o.Phase != SectionOpen {
+				continue
+			}
+			if f := (o.Last.Tables-o.Last.Breaking)*t.Spec.TableSize - o.Last.Players; best == 0 || f > most {
+				best, most = o.Number, f
+			}
+		}
+		if best != 0 {
+			t.order(r.Number, SectionOrder{SendOut: &SendOutOrder{To: best, Players: r.Last.Players, Beside: true}})
+		}
 	}
 }
 
@@ -551,11 +691,22 @@ func (t *TopState) planSections() {
 func (t *TopState) Finish(now time.Time) {
 	t.Finished, t.Ended = true, now
 	if t.Left == 1 {
+		// The winner is a section's last player, or the one player on his way between two (he
+		// left his table for another section after the hand that busted the last but him).
+		winner := ""
 		for _, r := range t.Sections {
 			if r.Last.Players == 1 && r.Last.Last != "" {
-				t.record(floor.AwardPrizes([]floor.Standing{{Player: floor.PlayerID(r.Last.Last), Place: 1, Shared: 1}}, t.Payouts.Prizes, t.Spec.Payouts.Unit))
+				winner = r.Last.Last
 				break
 			}
+		}
+		if winner == "" && len(t.InTransit) == 1 {
+			winner = t.InTransit[0].Player
+		}
+		if winner != "" {
+			t.record(floor.AwardPrizes([]floor.Standing{{Player: floor.PlayerID(winner), Place: 1, Shared: 1}}, t.Payouts.Prizes, t.Spec.Payouts.Unit))
+		} else {
+			t.ChipErrors = append(t.ChipErrors, "the winner: one player left, in no section's count and not between two")
 		}
 	}
 	for _, r := range t.open() {

@@ -25,7 +25,10 @@ type TournamentState struct {
 	Started time.Time `json:"started"` // when the clock started (B3)
 	Ended   time.Time `json:"ended,omitzero"`
 	// SimHands is a simulation's clock: the hands dealt at a table (the median), never going back.
+	// Stood: paused, every table has told the hands it stopped at, and the clock stands there
+	// until the resume (simHands).
 	SimHands int64 `json:"simHands,omitempty"`
+	Stood    bool  `json:"stood,omitempty"`
 	// ClockEvents are the director's pauses, resumes and added time (floor.Clock reads them).
 	ClockEvents []floor.ClockEvent `json:"clockEvents,omitempty"`
 	// Period is the index of the period the tables were last told (-1: none yet).
@@ -74,7 +77,8 @@ type TournamentState struct {
 	// version marker, so that a history recorded before keeps its commands when replayed): from
 	// PaceSlide the tables' credit slides near the bubble (slide) and the floor plans beside the
 	// moves under way (planWhileMoving); from PaceResend the orders a table misses are sent
-	// again (resendGaps); 0 does none of it.
+	// again (resendGaps); from PaceHostEarly each table's process starts as its workflow does;
+	// 0 does none of it.
 	Pace int `json:"pace,omitempty"`
 	// MovingSince is when the floor last found a move under way after it had found none (zero:
 	// none under way): see planWhileMoving.
@@ -179,6 +183,15 @@ type TableRecord struct {
 	Gap      int       `json:"gap,omitempty"`
 	ResentAt time.Time `json:"resentAt,omitzero"`
 	Replaced int       `json:"replaced,omitempty"`
+	// Continue is where the table is in its continue-as-new handshake, ContinueSeq the Seq of
+	// the Order.Continue it was sent (link.go).
+	Continue    ContinueStep `json:"continue,omitempty"`
+	ContinueSeq int          `json:"continueSeq,omitempty"`
+	// From PaceLost, Lost: an order signal to the table failed every attempt and none went to it
+	// since; OnlyLost: the Order.Continue went from PaceLost, so the orders up to it are sent
+	// again only if one was lost (HoldsOrder).
+	Lost     bool `json:"lost,omitempty"`
+	OnlyLost bool `json:"onlyLost,omitempty"`
 	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
 	// running): once it has acknowledged it, it deals no more and its stacks are final.
 	PauseSeq int `json:"pauseSeq,omitempty"`
@@ -634,6 +647,7 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 	tr.Acked = max(tr.Acked, ev.Acked)
 	tr.Unacked = slices.DeleteFunc(tr.Unacked, func(o Order) bool { return o.Seq <= tr.Acked })
 	tr.Gap = ev.Gap
+	tr.continueStep(ev)
 	tr.RoundDone = max(tr.RoundDone, ev.HandForHand)
 	if ev.Credit > 0 && tr.Credit > 0 && ev.Acked >= tr.CreditSeq {
 		tr.Credit = ev.Credit // the table's credit slid past the last grant (Order.Slide)
@@ -771,10 +785,21 @@ func (s *TournamentState) Resend() {
 }
 
 // PaceSlide is the Pace from which the credit slides and the floor plans beside moves;
-// PaceResend the one from which the orders a table says it misses are sent again (resendGaps).
+// PaceResend the one from which the orders a table says it misses are sent again (resendGaps);
+// PaceHostEarly the one from which a table's process starts as soon as its workflow has
+// (the workflows' startTables), not once every table started with it has; PaceLost the one
+// from which a table told to continue as new is sent again only the orders of a signal that
+// failed (TableRecord.Lost); PaceRebuys the one from which a section tells the tournament the
+// rebuys its tables have not answered (SectionEvent.RebuysPending), so that the pool is final
+// only once none can be refunded; PaceHandOn the one from which a section that empties during
+// late registration tells the tournament the entries it knew of (SectionEvent.HandOn).
 const (
-	PaceSlide  = 1
-	PaceResend = 2
+	PaceSlide     = 1
+	PaceResend    = 2
+	PaceHostEarly = 3
+	PaceLost      = 4
+	PaceRebuys    = 5
+	PaceHandOn    = 6
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
@@ -1377,8 +1402,30 @@ func (s *TournamentState) ClockAt(now time.Time) (floor.ClockState, error) {
 }
 
 // simHands is a simulation's clock now: the median of the tables' hands, never going back
-// (tables closing move the median).
-func (s *TournamentState) simHands() int64 { return max(s.SimHands, s.medianHands()) }
+// (tables closing move the median). Paused, the clock counts the hands dealt before the pause:
+// the tables tell them as their hands end (Stopping); once every open table has, it stands there
+// (Stood) until the resume, as a live clock does, whatever changes the median meanwhile (a table
+// broken while paused).
+func (s *TournamentState) simHands() int64 {
+	if s.Paused && s.Stood {
+		return s.SimHands
+	}
+	return max(s.SimHands, s.medianHands())
+}
+
+// Stopping reports whether a simulation's clock is paused and a table has not yet told the
+// hands it stopped at: the level may still move on (simHands).
+func (s *TournamentState) Stopping() bool {
+	if !s.Spec.Simulation || !s.Paused || s.Stood {
+		return false
+	}
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing && t.Acked < t.PauseSeq {
+			return true
+		}
+	}
+	return false
+}
 
 // medianHands is the median of the hands dealt at the open tables, as they last told.
 func (s *TournamentState) medianHands() int64 {
@@ -1403,6 +1450,7 @@ func (s *TournamentState) Tick(now time.Time) {
 	}
 	if s.Spec.Simulation {
 		s.SimHands = s.simHands()
+		s.Stood = s.Paused && !s.Stopping()
 	}
 	if s.Section != nil {
 		return // the tournament keeps the clock and tells the section

@@ -1,0 +1,165 @@
+package workflows
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/pokerfloor/pokerfloor/workflows/director"
+)
+
+// describeSections logs what a tournament of sections says of itself and what each of its
+// sections says: the counts the tournament holds, its held busts and the players between
+// sections, each section's phase, orders and last event, and in each section its tables (hands,
+// seats, pending orders, credit, closing) and players on the move. A test that fails or stalls
+// calls it, so that its log explains where the tournament stood. It uses a context of its own:
+// the test's may be over.
+func describeSections(t *testing.T, c client.Client, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	v, err := c.QueryWorkflow(ctx, id, "", StateQuery)
+	var top director.TopState
+	if err == nil {
+		err = v.Get(&top)
+	}
+	if err != nil {
+		t.Logf("the state of %s: %v", id, err)
+		return
+	}
+	h := top.HandForHand
+	t.Logf("%s: left %d, finished %v, period %d, paused %v, pool final %v, held %d groups, in transit %+v, places %d kept, %d written, %d unwritten; hand-for-hand on %v open %v round %d participants %v group %d",
+		id, top.Left, top.Finished, top.Period, top.Paused, top.PoolFinal, len(top.Held), top.InTransit, len(top.Places), top.Written, len(top.Unwritten),
+		h.On, h.Open, h.Round, h.Participants, len(h.Group))
+	for _, e := range top.ChipErrors {
+		t.Logf("  error: %s", e)
+	}
+	for _, r := range top.Sections {
+		l := r.Last
+		t.Logf("  section %d (%s): %s; orders sent %d, acked %d, pending %v; events taken %d; last: players %d tables %d chips %d settled %v median hands %d round done %d last %q closed %v withdrawing %d",
+			r.Number, r.WorkflowID, r.Phase, r.Orders.Sent, r.Orders.Acked, r.Orders.Pending(), r.Events.Last,
+			l.Players, l.Tables, l.Chips, l.Settled, l.MedianHands, l.RoundDone, l.Last, l.Closed, l.Withdrawing)
+		if r.Phase == director.SectionClosed {
+			continue
+		}
+		v, err := c.QueryWorkflow(ctx, r.WorkflowID, "", StateQuery)
+		var st director.TournamentState
+		if err == nil {
+			err = v.Get(&st)
+		}
+		if err != nil {
+			t.Logf("    its state: %v", err)
+			continue
+		}
+		describeSection(t, &st)
+	}
+}
+
+// describeSection logs one section's state: its role's queues, its tables and its players on the move.
+func describeSection(t *testing.T, st *director.TournamentState) {
+	t.Helper()
+	h := st.HandForHand
+	t.Logf("    %s: left %d, finished %v, period %d, paused %v, busts unsent %d; hand-for-hand on %v open %v round %d participants %v",
+		st.ID, st.Left(), st.Finished, st.Period, st.Paused, len(st.Busts), h.On, h.Open, h.Round, h.Participants)
+	if sec := st.Section; sec != nil {
+		t.Logf("    orders applied %d, early %d; events sent %d acked %d; owed %+v; sending %+v; out %+v; closing %v ended %v",
+			sec.Orders.Last, len(sec.Orders.Early), sec.Events.Sent, sec.Events.Acked, sec.Owed, sec.Sending, sec.Out, sec.Closing, sec.Ended)
+	}
+	for _, e := range st.ChipErrors {
+		t.Logf("    error: %s", e)
+	}
+	for _, tb := range st.Tables {
+		var pending []string
+		for _, o := range tb.Unacked {
+			b, _ := json.Marshal(o)
+			pending = append(pending, string(b))
+		}
+		t.Logf("    table %d: hand %d (%d dealt), seats %v, stacks %v; sent %d acked %d unacked [%s]; credit %d last %v held %v breaking %v closing %v closed %v started %v round done %d gap %d arriving %+v",
+			tb.ID, tb.Hand, tb.Hands, tb.Seats, tb.Stacks, tb.Sent, tb.Acked, strings.Join(pending, "; "), tb.Credit, tb.Last, tb.Held, tb.Breaking,
+			tb.Closing, tb.Closed, tb.Started, tb.RoundDone, tb.Gap, tb.Arriving)
+	}
+	for _, p := range st.Players {
+		if p.Status != director.Seated || p.Leaving {
+			t.Logf("    player %s: %s at table %d seat %d, stack %d, leaving %v", p.ID, p.Status, p.Table, p.Seat, p.Stack, p.Leaving)
+		}
+	}
+}
+
+// keepHistories, when the test failed and POKERFLOOR_KEEP_HISTORIES names a folder, writes there
+// the history of every run of each workflow (JSON, oldest run first), so that the failure can be
+// replayed and its events read.
+func keepHistories(t *testing.T, c client.Client, ids ...string) {
+	t.Helper()
+	dir := os.Getenv("POKERFLOOR_KEEP_HISTORIES")
+	if dir == "" || !t.Failed() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Log(err)
+		return
+	}
+	stamp := time.Now().UTC().Format("150405.000")
+	for _, id := range ids {
+		runs, err := historiesOf(ctx, c, id)
+		if err != nil {
+			t.Logf("the history of %s: %v", id, err)
+			continue
+		}
+		for i, h := range runs {
+			data, err := protojson.Marshal(h)
+			if err != nil {
+				t.Log(err)
+				continue
+			}
+			name := fmt.Sprintf("%s-%s-run%d.json", stamp, strings.ReplaceAll(id, "/", "_"), i)
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Log(err)
+			}
+		}
+		t.Logf("kept %d runs of %s in %s (%s-…)", len(runs), id, dir, stamp)
+	}
+}
+
+// historiesOf is the history of every run of workflow id, oldest first (each run's first event names
+// the run it continued).
+func historiesOf(ctx context.Context, c client.Client, id string) ([]*historypb.History, error) {
+	var runs []*historypb.History
+	run := ""
+	for range 1000 {
+		h, err := runHistory(ctx, c, id, run)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, h)
+		if len(h.Events) == 0 {
+			break
+		}
+		run = h.Events[0].GetWorkflowExecutionStartedEventAttributes().GetContinuedExecutionRunId()
+		if run == "" {
+			break
+		}
+	}
+	slices.Reverse(runs)
+	return runs, nil
+}
+
+// sectionIDs are the workflow IDs of the first n sections of tournament id.
+func sectionIDs(id string, n int) []string {
+	var out []string
+	for k := 1; k <= n; k++ {
+		out = append(out, director.SectionWorkflowID(id, k))
+	}
+	return out
+}
