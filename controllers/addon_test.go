@@ -17,12 +17,17 @@ import (
 // by the price less the fee, to the cent), refused for an unknown player and for a second add-on
 // (R1: one an entry).
 func TestOperatorAppliesAddOns(t *testing.T) {
+	t.Parallel()
 	f := startRecordsFixture(t)
 	ctx := f.ctx
 	tm := simulationTournament("addons", 9)
 	// Bots that play their cards (random ones shove and bust the field in a minute): the field is
 	// still in when the add-ons are sold.
 	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env, pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "strength"})
+	// At 20 ms a thought the nine dealt 198 hands in 24 s and the field was over before the test,
+	// under two suites side by side, had seen level 2 and paused the clock (18 s): at 200 ms the
+	// field lives ten times as long as that.
+	tm.Spec.TablePods.Template.Env[0].Value = "200ms"
 	tm.Spec.Structure = pokerv1.BlindStructure{Levels: []pokerv1.Level{
 		// A simulation counts a level in hands, one a minute, and skips breaks: the add-on is sold
 		// in level 2, which lasts long enough for the test's batches.
@@ -81,18 +86,12 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 	// (two suites side by side: the field played to its end during the batches once).
 	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
 	f.stopped(t, wf)
-	before, err := wf.Payouts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := answer(t, "the payouts", func() (workflows.PayoutsView, error) { return wf.Payouts(ctx) })
 	// The biggest stacks first: the players likeliest to be in when their add-ons reach their
 	// tables. Play goes on in a simulation's break, so a player may still bust or be moved while
 	// his add-on is on its way: refused then ("has no chips", "is not at table"), he is sold one
 	// again at his new table or the next stack is (seen with two suites side by side at load 11).
-	standings, err := wf.Standings(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	standings := answer(t, "the standings", func() ([]workflows.Standing, error) { return wf.Standings(ctx) })
 	if len(standings) < 2 {
 		t.Fatalf("standings %+v: fewer than two players in", standings)
 	}
@@ -130,17 +129,14 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 	again := batch("addon-again", sold[0])
 	refused(again, sold[0], "rule R1", "at most 1 an entry")
 
-	after, err := wf.Payouts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := answer(t, "the payouts", func() (workflows.PayoutsView, error) { return wf.Payouts(ctx) })
 	if grown := after.Payouts.Pool - before.Payouts.Pool; grown != 2*(1000-100) {
 		t.Errorf("the prize pool grew by %d cents with two add-ons, want %d (the price less the fee, R6)", grown, 2*(1000-100))
 	}
 	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
 	// The chips are the player's once his table has applied the add-on after its hand.
 	var tools workflows.ToolsState
-	waitFor(t, "the add-ons applied at the tables", stepDeadline, func() error {
+	waitFor(t, "the add-ons applied at the tables", stepDeadline, func() (err error) {
 		if tools, err = wf.Tools(ctx); err != nil {
 			return err
 		}
@@ -169,7 +165,7 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 	accepted := taken.Status.Accepted
 	f.clearStatus(t, taken)
 	f.decided(t, taken, func() string { return string(taken.Status.Phase) })
-	if now, err := wf.Tools(ctx); err != nil || len(now.AddOns) != len(tools.AddOns) || taken.Status.Accepted != accepted {
-		t.Errorf("reconciled again: %d add-ons recorded (%v), want %d; %d accepted, want %d", len(now.AddOns), err, len(tools.AddOns), taken.Status.Accepted, accepted)
+	if now := answer(t, "the tools", func() (workflows.ToolsState, error) { return wf.Tools(ctx) }); len(now.AddOns) != len(tools.AddOns) || taken.Status.Accepted != accepted {
+		t.Errorf("reconciled again: %d add-ons recorded, want %d; %d accepted, want %d", len(now.AddOns), len(tools.AddOns), taken.Status.Accepted, accepted)
 	}
 }

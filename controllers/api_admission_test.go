@@ -77,6 +77,7 @@ func eventually(try func() error) error {
 func issuedBy(o metav1.Object) string { return o.GetAnnotations()[pokerv1.IssuedByAnnotation] }
 
 func TestAdmissionIssuedBy(t *testing.T) {
+	t.Parallel()
 	s := startAPIServer(t)
 	ctx := testContext(t)
 	installManifests(t, ctx, s, filepath.Join("..", "config", "rbac", "*.yaml"))

@@ -98,6 +98,7 @@ func wantRefused(t *testing.T, err error, wants ...string) {
 }
 
 func TestAPIValidation(t *testing.T) {
+	t.Parallel()
 	s := startAPIServer(t)
 	ctx := testContext(t)
 

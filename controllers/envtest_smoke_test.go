@@ -21,6 +21,7 @@ func startEnvtest(t *testing.T) client.Client {
 // TestEnvtestSmoke proves the envtest binaries work: the API server starts, stores an object and
 // gives it back.
 func TestEnvtestSmoke(t *testing.T) {
+	t.Parallel()
 	c := startEnvtest(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

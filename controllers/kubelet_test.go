@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -38,9 +39,12 @@ type localKubelet struct {
 
 	mu   sync.Mutex
 	pods map[types.UID]*localPod
-	next int
 	logs string
 }
+
+// podAddresses numbers the Pod addresses of every local kubelet of the test process, so that two
+// tests' kubelets running at once (t.Parallel) never give two Pods one address.
+var podAddresses atomic.Int64
 
 type localPod struct {
 	name string
@@ -132,10 +136,8 @@ func (k *localKubelet) start(ctx context.Context, pod *corev1.Pod) (*localPod, e
 		return nil, fmt.Errorf("%d containers; a table Pod has one", len(pod.Spec.Containers))
 	}
 	c := pod.Spec.Containers[0]
-	k.mu.Lock()
-	k.next++
-	ip := fmt.Sprintf("127.88.%d.%d", k.next/250, 1+k.next%250)
-	k.mu.Unlock()
+	n := podAddresses.Add(1)
+	ip := fmt.Sprintf("127.88.%d.%d", n/250, 1+n%250)
 	env := map[string]string{}
 	var list []string
 	for _, e := range c.Env {

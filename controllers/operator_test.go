@@ -129,6 +129,7 @@ func startOperator(t *testing.T, ctx context.Context, asProcesses bool) *operato
 		<-done
 		if t.Failed() {
 			k.dumpLogs()
+			dumpEvents(t, s.client)
 		}
 	})
 	return &operator{api: s, temporal: tc, kubelet: k, cfg: cfg, lobby: lobby}
@@ -249,6 +250,42 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// answer asks a workflow a query until it answers, for at most stepDeadline: the SDK gives each
+// query 10 s, and a worker answers one only after the workflow's task in progress, which at load
+// 20 took longer (TestOperatorAppliesRecords's break: "context deadline exceeded").
+func answer[T any](t *testing.T, what string, query func() (T, error)) T {
+	t.Helper()
+	var v T
+	waitFor(t, what, stepDeadline, func() (err error) {
+		v, err = query()
+		return err
+	})
+	return v
+}
+
+// dumpEvents logs the namespace's events, what the in-process manager's discarded logs would have
+// said to a director (a clock action refused, a workflow that could not be reached).
+func dumpEvents(t *testing.T, c client.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var evs eventsv1.EventList
+	if err := c.List(ctx, &evs, client.InNamespace(testNamespace)); err != nil {
+		t.Logf("the events: %v", err)
+		return
+	}
+	for _, e := range evs.Items {
+		t.Logf("event %s %s/%s %s: %s (%d times)", e.EventTime.Format(time.RFC3339), e.Regarding.Kind, e.Regarding.Name, e.Reason, e.Note, max(1, e.DeprecatedCount))
+	}
+}
+
+// playContext is the context of a test that plays a tournament: a deadline only for a hung test,
+// past all of its waits.
+func playContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*finishDeadline)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // waitFor polls check every 100 ms until it returns nil or the deadline passes.
 func waitFor(t *testing.T, what string, deadline time.Duration, check func() error) {
 	t.Helper()
@@ -309,7 +346,8 @@ func (o *operator) inHand(pod *corev1.Pod) (bool, int64) {
 // run the table process, a pause through the spec stops every table, a Pod deleted in the middle of
 // a hand is replaced and no chip is lost, and the status mirrors the result.
 func TestOperatorPlaysATournament(t *testing.T) {
-	ctx := testContext(t)
+	t.Parallel()
+	ctx := playContext(t)
 	o := startOperator(t, ctx, false)
 	c := o.api.client
 	tm := simulationTournament("sim18", 18)
@@ -568,7 +606,8 @@ func TestOperatorPlaysATournament(t *testing.T) {
 // First, a Tournament the API server accepts and the workflows refuse (three paid of four: third
 // place would win less than the buy-in, R6) fails with a condition and an event that say so.
 func TestOperatorDeleteEndsTheWorkflow(t *testing.T) {
-	ctx := testContext(t)
+	t.Parallel()
+	ctx := playContext(t)
 	o := startOperator(t, ctx, false)
 	c := o.api.client
 	refused := validTournament("refused")
@@ -644,7 +683,8 @@ var stateLoaded = regexp.MustCompile(`msg="state loaded" .*\bhand=(\d+)`)
 // the `pokerfloor manager` and `pokerfloor worker` processes, configured by POKERFLOOR_* as a
 // Deployment would, holding only the generated role's rights, the manager leading through a Lease.
 func TestOperatorCommands(t *testing.T) {
-	ctx := testContext(t)
+	t.Parallel()
+	ctx := playContext(t)
 	o := startOperator(t, ctx, true)
 	c := o.api.client
 	tm := simulationTournament("six", 6)

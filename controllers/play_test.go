@@ -33,6 +33,7 @@ import (
 // on the same connection (it never reconnects: Reconnect is off and Play never returned). Bad
 // tokens are refused with a 401 saying why, an unknown entry and an unknown tournament too.
 func TestPlayerFollowsThroughTheGateway(t *testing.T) {
+	t.Parallel()
 	// The whole test plays a tournament for minutes on a loaded machine: a deadline only for a
 	// hung test.
 	ctx, cancel := context.WithTimeout(context.Background(), 4*finishDeadline)
@@ -45,9 +46,10 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	f := &recordsFixture{operator: o, ctx: ctx, admin: o.api.client,
 		ann: userClient(t, o.api, "floor-ann"), bob: userClient(t, o.api, "cashier-bob")}
 
-	// 20 and hero: three tables, and two until 12 have busted, so that there is always another
-	// table to move hero to (with 12 and hero, 4 busts by the pause left one table once).
-	tm := simulationTournament("route", 20)
+	// 25 and hero: three tables until 8 have busted, two until 17 have, so that there is another
+	// table with a seat for hero at the pause (with 20 and hero, two suites side by side, 12
+	// busted by hand 60 and the pause left one table).
+	tm := simulationTournament("route", 25)
 	tm.Spec.TablePods.Template.Env[0].Value = "50ms"
 	// The table's bots play the field, and leave hero's seat to his connection (the env after the
 	// simulation's "all" wins, as in a container); bots that play their cards, so that the field
@@ -59,6 +61,11 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	tm.Spec.HandForHand = &pokerv1.HandForHand{Disabled: true}
 	tm.Spec.LateRegistration = &pokerv1.LateRegistration{UntilLevel: 40}
 	tm.Spec.BalanceThreshold = 3
+	// Paused from the start while hero registers and connects: the tables deal at the bots' pace
+	// (a sleep, as fast on a loaded machine) and each plays its batch of hands to the end before
+	// it stops, so hands dealt while a slow machine registered him were busts nobody waited for
+	// (his first pause came at hand 40-60, and the next had one table left).
+	tm.Spec.Paused = true
 	id := f.running(t, tm)
 	wf := workflows.GetTournament(o.temporal, id)
 
@@ -135,6 +142,7 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 	done := make(chan error, 1)
 	hero := &tableserver.Bot{URL: play, Token: token, Decider: &countingDecider{log: h}, OnFrame: h.frame}
 	go func() { done <- hero.Play(botCtx) }()
+	setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
 	playing := func(what string, deadline time.Duration, ok func() bool) {
 		t.Helper()
 		waitFor(t, what, deadline, func() error {
@@ -167,18 +175,25 @@ func TestPlayerFollowsThroughTheGateway(t *testing.T) {
 		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
 		f.stopped(t, wf)
 		open = f.settled(t, id)
-		seat, err := wf.Seat(ctx, "hero")
-		if err != nil || seat.Status != workflows.SeatSeated {
-			t.Fatalf("hero's seat %+v (%v), want seated", seat, err)
+		seat := answer(t, "hero's seat", func() (workflows.Seat, error) { return wf.Seat(ctx, "hero") })
+		if seat.Status != workflows.SeatSeated {
+			t.Fatalf("hero's seat %+v, want seated", seat)
 		}
 		if seat.TableID != first {
 			t.Logf("the floor moved hero from %s to %s before the director could", first, seat.TableID)
 			to = workflows.TableView{ID: seat.Table, Workflow: seat.TableID}
 		} else {
+			// The emptiest other table with R3's seat free (left of the big blind); none (every
+			// other one full): play on and try again.
 			for _, tv := range open {
-				if tv.ID != seat.Table && (to.ID == 0 || tv.Players < to.Players) {
+				if tv.ID != seat.Table && hasBalanceSeat(tv) && (to.ID == 0 || tv.Players < to.Players) {
 					to = tv
 				}
+			}
+			if to.ID == 0 && try < 8 {
+				t.Logf("try %d: no other table with a seat for hero: %+v", try, open)
+				f.playOn(t, wf, client.ObjectKeyFromObject(tm))
+				continue
 			}
 			if to.ID == 0 {
 				t.Fatalf("no other table to move hero to: %+v", open)

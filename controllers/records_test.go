@@ -217,10 +217,7 @@ func (f *recordsFixture) settled(t *testing.T, id string) []workflows.TableView 
 // counts change, and the caller pauses it again.
 func (f *recordsFixture) playOn(t *testing.T, wf *workflows.Tournament, key client.ObjectKey) {
 	t.Helper()
-	before, err := wf.Progress(f.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := answer(t, "the progress", func() (workflows.Progress, error) { return wf.Progress(f.ctx) })
 	setPausedSpec(t, f.ctx, f.admin, key, false)
 	waitFor(t, "five more hands", stepDeadline, func() error {
 		p, err := wf.Progress(f.ctx)
@@ -263,6 +260,7 @@ func (f *recordsFixture) event(t *testing.T, name, reason string) {
 // running tournament's workflow by the user the API server authenticated, applied once by their
 // UIDs, or refused with the rule that forbids them.
 func TestOperatorAppliesRecords(t *testing.T) {
+	t.Parallel()
 	f := startRecordsFixture(t)
 	ctx := f.ctx
 	// A record for a tournament that does not exist is refused, saying which and where (and the
@@ -273,6 +271,9 @@ func TestOperatorAppliesRecords(t *testing.T) {
 
 	tm := simulationTournament("floor", 18)
 	tm.Spec.TablePods.Template.Env[0].Value = "200ms"
+	// Bots that play their cards: random ones shove every few hands, and a play-on of five hands
+	// under two suites side by side took the field from two full tables to one (18 to 8 players).
+	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env, pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "strength"})
 	// Deep stacks (a hundred times the turbo's): two tables or more are left when it pauses
 	// below, however fast the machine deals (with 10,000 chips a quiet machine had busted 12 of 21
 	// players onto one table by then, at hand 40).
@@ -283,6 +284,13 @@ func TestOperatorAppliesRecords(t *testing.T) {
 	// TDA 2007's threshold (R3): a move from the fullest table to the emptiest keeps the balance
 	// whatever the counts at the pause (within two of each other, each side one off).
 	tm.Spec.BalanceThreshold = 3
+	// Paused from the start, but for the deal refused on a running clock: the tables deal at the
+	// bots' pace (a sleep, as fast on a loaded machine) in batches of hands, each played to its
+	// end before a pause stops it, and a simulation's field lives so many hands. Hands dealt while
+	// a slow machine decided the records were busts nobody waited for: a run had one table left
+	// at the pause ("1 open tables after the pause"). A paused table takes its orders at once (a
+	// running one at the end of its batch: the sanction waited a minute for it).
+	tm.Spec.Paused = true
 	id := f.running(t, tm)
 	wf := workflows.GetTournament(f.temporal, id)
 
@@ -293,10 +301,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		var s *pokerv1.Sanction
 		var leader string
 		for try := 1; ; try++ {
-			standings, err := wf.Standings(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			standings := answer(t, "the standings", func() ([]workflows.Standing, error) { return wf.Standings(ctx) })
 			i := slices.IndexFunc(standings, func(p workflows.Standing) bool { return p.Status == director.Seated })
 			if i < 0 {
 				t.Fatalf("nobody seated: %+v", standings)
@@ -316,10 +321,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		if st.IssuedBy != "floor-ann" || st.Table < 1 || st.StartsAtHand < 1 || st.DecidedAt == nil || st.ObservedGeneration != s.Generation {
 			t.Errorf("status %+v, want issued by floor-ann, a table, the hand it starts at, decidedAt", st)
 		}
-		recs, err := wf.Sanctions(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		recs := answer(t, "the sanctions", func() ([]workflows.SanctionRecord, error) { return wf.Sanctions(ctx) })
 		applied := slices.DeleteFunc(slices.Clone(recs), func(r workflows.SanctionRecord) bool { return !r.Applied })
 		if len(applied) != 1 || applied[0].Sanction.GivenBy != "floor-ann" || string(applied[0].Sanction.Player) != leader ||
 			int32(applied[0].Sanction.Table) != st.Table || int64(applied[0].Sanction.StartsAtHand) != st.StartsAtHand {
@@ -334,8 +336,8 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		if s.Status.Phase != pokerv1.SanctionApplied || s.Status.Table != st.Table || s.Status.StartsAtHand != st.StartsAtHand {
 			t.Errorf("reconciled again: status %+v, want the same as %+v", s.Status, st)
 		}
-		if again, err := wf.Sanctions(ctx); err != nil || len(again) != len(recs) {
-			t.Errorf("reconciled again, the workflow holds %d sanctions (%v), want %d", len(again), err, len(recs))
+		if again := answer(t, "the sanctions", func() ([]workflows.SanctionRecord, error) { return wf.Sanctions(ctx) }); len(again) != len(recs) {
+			t.Errorf("reconciled again, the workflow holds %d sanctions, want %d", len(again), len(recs))
 		}
 	})
 
@@ -352,10 +354,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 	})
 
 	t.Run("EntryBatchRegistersOnce", func(t *testing.T) {
-		before, err := wf.Progress(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		before := answer(t, "the progress", func() (workflows.Progress, error) { return wf.Progress(ctx) })
 		b := validEntryBatch("late", "late1", "late2", "late3", "p02")
 		b.Spec.Tournament = "floor"
 		// A player's entries go in the batch's order: his rebuy after his entry, so that it is
@@ -374,9 +373,9 @@ func TestOperatorAppliesRecords(t *testing.T) {
 				st.RegisteredBy != "cashier-bob" || st.AppliedAt == nil {
 				t.Errorf("%s: status %+v, want 3 accepted, late1's rebuy refused by the rebuy rules and p02 as registered already, registered by cashier-bob", when, st)
 			}
-			p, err := wf.Progress(ctx)
-			if err != nil || p.Entries != before.Entries+3 {
-				t.Errorf("%s: %d entries (%v), want %d", when, p.Entries, err, before.Entries+3)
+			p := answer(t, "the progress", func() (workflows.Progress, error) { return wf.Progress(ctx) })
+			if p.Entries != before.Entries+3 {
+				t.Errorf("%s: %d entries, want %d", when, p.Entries, before.Entries+3)
 			}
 		}
 		check("applied")
@@ -385,9 +384,37 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		check("reconciled again")
 	})
 
+	t.Run("DealRefusedOnARunningClock", func(t *testing.T) {
+		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), false)
+		waitFor(t, "the clock running", stepDeadline, func() error {
+			p, err := wf.Progress(ctx)
+			if err == nil && p.Paused {
+				err = fmt.Errorf("paused")
+			}
+			return err
+		})
+		a := f.floorAction(t, "floor", "deal-running", pokerv1.FloorActionSpec{Action: pokerv1.FloorDeal, Deal: &pokerv1.DealAction{Method: "chipChop"}})
+		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule P6", "pause it first")
+	})
+
+	// The floor's actions, on a paused clock so that the tables stand still.
+	// The move below needs a free seat: when the busts left every open table full (two of nine
+	// at 18 players, seen in a run), play on a few hands and pause again.
+	var open []workflows.TableView
+	for try := 1; ; try++ {
+		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
+		f.stopped(t, wf)
+		open = f.settled(t, id)
+		if slices.ContainsFunc(open, hasBalanceSeat) || try == 10 {
+			break
+		}
+		t.Logf("every open table is full at the pause (%d tables): playing on", len(open))
+		f.playOn(t, wf, client.ObjectKeyFromObject(tm))
+	}
+
 	t.Run("ABatchOfAThousandDecidedEntryByEntry", func(t *testing.T) {
 		// A thousand rebuys for players who never entered: each one an Update the workflow's
-		// validator refuses with its reason, eight in flight at a time.
+		// validator refuses with its reason, eight in flight at a time, on the paused clock.
 		var players []string
 		for i := 1; i <= pokerv1.MaxEntriesPerBatch; i++ {
 			players = append(players, fmt.Sprintf("ghost-%04d", i))
@@ -412,26 +439,6 @@ func TestOperatorAppliesRecords(t *testing.T) {
 			}
 		}
 	})
-	t.Run("DealRefusedOnARunningClock", func(t *testing.T) {
-		a := f.floorAction(t, "floor", "deal-running", pokerv1.FloorActionSpec{Action: pokerv1.FloorDeal, Deal: &pokerv1.DealAction{Method: "chipChop"}})
-		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule P6", "pause it first")
-	})
-
-	// The floor's actions, on a paused clock so that the tables stand still.
-	// The move below needs a free seat: when the busts left every open table full (two of nine
-	// at 18 players, seen in a run), play on a few hands and pause again.
-	var open []workflows.TableView
-	for try := 1; ; try++ {
-		setPausedSpec(t, ctx, f.admin, client.ObjectKeyFromObject(tm), true)
-		f.stopped(t, wf)
-		open = f.settled(t, id)
-		if slices.ContainsFunc(open, hasBalanceSeat) || try == 10 {
-			break
-		}
-		t.Logf("every open table is full at the pause (%d tables): playing on", len(open))
-		f.playOn(t, wf, client.ObjectKeyFromObject(tm))
-	}
-
 	t.Run("AddTimeRefusedInASimulation", func(t *testing.T) {
 		a := f.floorAction(t, "floor", "add-time", pokerv1.FloorActionSpec{Action: pokerv1.FloorAddTime, AddTime: &pokerv1.AddTimeAction{Seconds: 120}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule B3", "simulation")
@@ -439,8 +446,18 @@ func TestOperatorAppliesRecords(t *testing.T) {
 	// Before the move below: once it is ordered its player is on his way until his table has
 	// dealt, and every other move waits for that (R3).
 	t.Run("MoveRefusedWithTheRule", func(t *testing.T) {
+		// A player seated at the pause (late1, a late entry, may have busted by then: the move
+		// would be refused for him, not for the table).
+		player := ""
+		for _, v := range open {
+			for _, p := range v.Seats {
+				if p != "" && player == "" {
+					player = p
+				}
+			}
+		}
 		a := f.floorAction(t, "floor", "move-nowhere", pokerv1.FloorActionSpec{Action: pokerv1.FloorMove,
-			Move: &pokerv1.MoveAction{Player: "late1", ToTable: 99}})
+			Move: &pokerv1.MoveAction{Player: player, ToTable: 99}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Refused", a.Status.Message, a.Status.Conditions, "rule R3", "table 99 does not exist")
 	})
 	t.Run("MoveApplied", func(t *testing.T) {
@@ -472,10 +489,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 			Move: &pokerv1.MoveAction{Player: player, ToTable: int32(to.ID)}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions,
 			fmt.Sprintf("%s moves from table %d seat %d to table %d seat ", player, from.ID, slices.Index(from.Seats, player)+1, to.ID))
-		tools, err := wf.Tools(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tools := answer(t, "the tools", func() (workflows.ToolsState, error) { return wf.Tools(ctx) })
 		if len(tools.Moves) != 1 || tools.Moves[0].By != "floor-ann" || string(tools.Moves[0].Move.Player) != player ||
 			!strings.Contains(a.Status.Message, fmt.Sprintf("to table %d seat %d ", to.ID, tools.Moves[0].Move.ToSeat)) {
 			t.Errorf("the workflow's moves %+v, want the one the status says, by floor-ann", tools.Moves)
@@ -483,18 +497,15 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		msg := a.Status.Message
 		f.clearStatus(t, a)
 		f.decided(t, a, func() string { return string(a.Status.Phase) })
-		if tools, err := wf.Tools(ctx); err != nil || len(tools.Moves) != 1 || a.Status.Message != msg {
-			t.Errorf("reconciled again: %d moves (%v), message %q", len(tools.Moves), err, a.Status.Message)
+		if tools := answer(t, "the tools", func() (workflows.ToolsState, error) { return wf.Tools(ctx) }); len(tools.Moves) != 1 || a.Status.Message != msg {
+			t.Errorf("reconciled again: %d moves, message %q", len(tools.Moves), a.Status.Message)
 		}
 	})
 	t.Run("BreakTableApplied", func(t *testing.T) {
 		n := open[0].ID
 		a := f.floorAction(t, "floor", "break", pokerv1.FloorActionSpec{Action: pokerv1.FloorBreakTable, BreakTable: &pokerv1.BreakTableAction{Table: int32(n)}})
 		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, fmt.Sprintf("table %d breaks next", n))
-		tools, err := wf.Tools(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tools := answer(t, "the tools", func() (workflows.ToolsState, error) { return wf.Tools(ctx) })
 		broken := slices.ContainsFunc(tools.Breaks, func(b floor.TableBreak) bool { return b.Table == n && b.By == "floor-ann" })
 		if next := tools.BreakNext; !broken && (next == nil || next.Table != n || next.By != "floor-ann") {
 			t.Errorf("the workflow's breaks %+v and next %+v, want table %d by floor-ann", tools.Breaks, next, n)
@@ -594,10 +605,7 @@ func TestOperatorAppliesRecords(t *testing.T) {
 		wantRecord(t, a.Name, string(a.Status.Phase), "Applied", a.Status.Message, a.Status.Conditions, "added 2m0s to level 1: ", " left in it")
 		off := f.floorAction(t, "live", "take-time", pokerv1.FloorActionSpec{Action: pokerv1.FloorAddTime, AddTime: &pokerv1.AddTimeAction{Seconds: -60}})
 		wantRecord(t, off.Name, string(off.Status.Phase), "Applied", off.Status.Message, off.Status.Conditions, "took 1m0s off level 1: ")
-		clock, err := liveWF.Clock(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		clock := answer(t, "the clock", func() (workflows.ClockView, error) { return liveWF.Clock(ctx) })
 		var added []time.Duration
 		for _, e := range clock.Events {
 			if e.Kind == floor.ClockAddTime && e.By == "floor-ann" {

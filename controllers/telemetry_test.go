@@ -25,6 +25,7 @@ import (
 // NAMESPACE/NAME/UID, the Table's table-id annotation and its tournament), or the object's
 // namespace and name when it is gone; a failed reconcile is a span with an error.
 func TestReconcileSpans(t *testing.T) {
+	t.Parallel()
 	s := startAPIServer(t)
 	ctx := testContext(t)
 	tour := validTournament("spring")

@@ -8,6 +8,7 @@ import (
 	pokerv1 "github.com/pokerfloor/pokerfloor/api/v1alpha1"
 	"github.com/pokerfloor/pokerfloor/workflows"
 	temporal "go.temporal.io/sdk/client"
+	"golang.org/x/time/rate"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -16,9 +17,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
 // maxListedStandings: a field this small has its standings read from the workflow at each look;
@@ -383,5 +387,20 @@ func absDuration(d time.Duration) time.Duration {
 func (r *TournamentReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&pokerv1.Tournament{}).
+		WithOptions(controller.Options{RateLimiter: tournamentRetries()}).
 		Complete(withReconcileSpans("Tournament", mgr.GetClient(), r)) // a span a reconcile (telemetry.go)
+}
+
+// MaxRetryDelay is the longest a Tournament waits to be reconciled again after failures in a row
+// (its workflow out of reach, a query timed out). The default limiter doubles up to 1,000 s: after
+// a minute of Temporal being slow, a director's spec.paused could wait a quarter of an hour.
+const MaxRetryDelay = 30 * time.Second
+
+// tournamentRetries is controller-runtime's default limiter (per item doubling from 5 ms, and an
+// overall bucket of 10 a second, 100 at once) with the per-item delay capped at MaxRetryDelay.
+func tournamentRetries() workqueue.TypedRateLimiter[reconcile.Request] {
+	return workqueue.NewTypedMaxOfRateLimiter(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](5*time.Millisecond, MaxRetryDelay),
+		&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
+	)
 }
