@@ -110,9 +110,9 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		// table's gap (director.PaceResend) and the tables hosted as they start
 		// (director.PaceHostEarly), the resends held for a table continuing as new unless a signal
 		// failed (director.PaceLost), the rebuys not yet answered told up (director.PaceRebuys),
-		// an emptied section's entries handed on (director.PaceHandOn);
-		// a run recorded before them replays without them.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceHandOn))
+		// an emptied section's entries handed on (director.PaceHandOn), nothing sent to a table
+		// after its Close (director.PaceClosed); a run recorded before them replays without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceClosed))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s, wait: newWaiter(ctx)}
@@ -303,6 +303,9 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
 		t := s.Table(b.Table)
+		if t != nil && t.Drops() {
+			continue
+		}
 		if t == nil || !t.Started || holding {
 			kept = append(kept, b)
 			continue
@@ -372,6 +375,7 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 	if t := w.s.Table(id); t != nil {
 		t.Lost = false
 	}
+	w.s.Signalled(id, orders)
 	if w.inflight == nil {
 		w.inflight = map[floor.TableID]int{}
 	}

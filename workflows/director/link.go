@@ -141,8 +141,8 @@ func (tr *TableRecord) continueStep(ev TableEvent) {
 // table is on its way. It reports whether it queued one.
 func (s *TournamentState) TellContinue(id floor.TableID) bool {
 	tr := s.Table(id)
-	if tr == nil || tr.Closed || tr.Continue != ContinueAsked {
-		return false
+	if tr == nil || tr.Closed || tr.Continue != ContinueAsked || tr.CloseSent {
+		return false // a table whose Close went ends with it: it does not continue as new
 	}
 	yes := true
 	s.order(id, Order{Continue: &yes})
@@ -167,4 +167,25 @@ func (tr *TableRecord) HoldsOrder(o Order) bool {
 		return o.Seq > tr.ContinueSeq || tr.Gap == 0 || tr.OnlyLost && !tr.Lost
 	}
 	return false
+}
+
+// Signalled notes the orders the caller signals to table id. From PaceClosed, once they carry the
+// table's Close nothing more goes to it (Drops).
+func (s *TournamentState) Signalled(id floor.TableID, orders []Order) {
+	tr := s.Table(id)
+	if tr == nil || s.Pace < PaceClosed || !slices.ContainsFunc(orders, func(o Order) bool { return o.Close != nil }) {
+		return
+	}
+	tr.CloseSent = true
+}
+
+// Drops reports whether the orders queued for tr go nowhere: its Close was signalled
+// (Signalled), so it applies no order after it, and it ends its run once it has it. As when it
+// continues as new, the server refuses the end of a run while a signal came in during that task
+// (UnhandledCommand): an order sent again after the Close (a section's new run sends its
+// unacknowledged orders again, Resend) or the Order.Continue of an ask that crossed the Close
+// came in as the table completed. Unless the signal that carried the Close failed (Lost): then
+// the orders go again, the Close among them.
+func (tr *TableRecord) Drops() bool {
+	return tr.CloseSent && !tr.Lost
 }

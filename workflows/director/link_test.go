@@ -157,3 +157,80 @@ func TestTableStartedByItsNews(t *testing.T) {
 		t.Error("a table that told its section it is up is not marked started")
 	}
 }
+
+// TestNothingGoesAfterTheClose: from PaceClosed, once the signal carrying a table's Close has
+// gone, the table is sent nothing more: not the Order.Continue of an ask that crossed the Close,
+// not its unacknowledged orders sent again (Resend). The server refuses a run's end, as its
+// continue-as-new, while a signal comes in during that task (the 100,000 test in CI: one
+// TableWorkflow's end refused for an orders signal). A table that asked before its Close is sent
+// the Close with its Order.Continue; once the Close's signal failed (Lost), its orders go again.
+// Before PaceClosed (recorded histories), nothing is dropped.
+func TestNothingGoesAfterTheClose(t *testing.T) {
+	for _, pace := range []int{PaceHandOn, PaceClosed} {
+		s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Pace = pace
+		id := s.Tables[0].ID
+		tr := s.Table(id)
+		s.Outbox = nil
+		s.order(id, Order{Close: &CloseTableOrder{}})
+		tr.Closing = true
+		close := s.Outbox[0].Orders
+		tr.Unacked = append(tr.Unacked, close...)
+		s.Signalled(id, close)
+		s.Outbox = nil
+		if got := tr.Drops(); got != (pace >= PaceClosed) {
+			t.Fatalf("pace %d: the orders to a table whose Close went dropped: %v", pace, got)
+		}
+		// The table asked to continue as new before it had the Close; the ask comes after.
+		st := s.TableInput(id)
+		ev := TableEvent{Continuing: true}
+		if !st.Event(&ev, st.Acked, simStart) {
+			t.Fatal("the ask is no news")
+		}
+		s.OnEvent(ev)
+		if got := s.TellContinue(id); got != (pace < PaceClosed) {
+			t.Errorf("pace %d: Order.Continue queued for a table whose Close went: %v", pace, got)
+		}
+		s.Resend() // a new run of the section
+		if pace >= PaceClosed && !tr.Drops() {
+			t.Errorf("pace %d: the Close sent again goes to the table as it ends", pace)
+		}
+		tr.Lost = true // the Close's signal failed every attempt
+		if tr.Drops() {
+			t.Errorf("pace %d: a lost Close is not sent again", pace)
+		}
+	}
+
+	// Asked before the Close: the Close goes with the Order.Continue, and is the last order.
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Pace = PaceClosed
+	id := s.Tables[1].ID
+	tr := s.Table(id)
+	st := s.TableInput(id)
+	ev := TableEvent{Continuing: true}
+	if !st.Event(&ev, st.Acked, simStart) {
+		t.Fatal("the ask is no news")
+	}
+	s.OnEvent(ev)
+	s.order(id, Order{Close: &CloseTableOrder{}})
+	tr.Closing = true
+	if tr.Drops() || !s.TellContinue(id) {
+		t.Fatal("a table that asked before its Close is not told to continue with it")
+	}
+	var orders []Order
+	for _, b := range s.Outbox {
+		if b.Table == id {
+			orders = append(orders, b.Orders...)
+		}
+	}
+	s.Signalled(id, orders)
+	if !slices.ContainsFunc(orders, func(o Order) bool { return o.Close != nil }) || orders[len(orders)-1].Continue == nil || !tr.Drops() {
+		t.Errorf("orders %+v: want the Close and the Order.Continue in one signal, then nothing", orders)
+	}
+}

@@ -192,6 +192,9 @@ type TableRecord struct {
 	// again only if one was lost (HoldsOrder).
 	Lost     bool `json:"lost,omitempty"`
 	OnlyLost bool `json:"onlyLost,omitempty"`
+	// CloseSent: from PaceClosed, the table's Close was signalled (Signalled): nothing more goes
+	// to it (Drops).
+	CloseSent bool `json:"closeSent,omitempty"`
 	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
 	// running): once it has acknowledged it, it deals no more and its stacks are final.
 	PauseSeq int `json:"pauseSeq,omitempty"`
@@ -792,7 +795,9 @@ func (s *TournamentState) Resend() {
 // failed (TableRecord.Lost); PaceRebuys the one from which a section tells the tournament the
 // rebuys its tables have not answered (SectionEvent.RebuysPending), so that the pool is final
 // only once none can be refunded; PaceHandOn the one from which a section that empties during
-// late registration tells the tournament the entries it knew of (SectionEvent.HandOn).
+// late registration tells the tournament the entries it knew of (SectionEvent.HandOn);
+// PaceClosed the one from which nothing goes to a table once its Close was signalled, neither
+// the Order.Continue it asked for nor an order sent again (TableRecord.Drops).
 const (
 	PaceSlide     = 1
 	PaceResend    = 2
@@ -800,6 +805,7 @@ const (
 	PaceLost      = 4
 	PaceRebuys    = 5
 	PaceHandOn    = 6
+	PaceClosed    = 7
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
