@@ -21,13 +21,12 @@ func TestOperatorAppliesAddOns(t *testing.T) {
 	f := startRecordsFixture(t)
 	ctx := f.ctx
 	tm := simulationTournament("addons", 9)
-	// Bots that play their cards (random ones shove and bust the field in a minute): the field is
-	// still in when the add-ons are sold.
-	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env, pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "strength"})
-	// At 20 ms a thought the nine dealt 198 hands in 24 s and the field was over before the test,
-	// under two suites side by side, had seen level 2 and paused the clock (18 s): at 200 ms the
-	// field lives ten times as long as that.
-	tm.Spec.TablePods.Template.Env[0].Value = "200ms"
+	// Bots that only check or fold: nobody busts, so the field is whole when the add-ons are sold
+	// however fast the tables deal beside the test. Random bots shove and bust the field in a
+	// minute; bots that play their cards ("strength") at 200 ms a thought still played the nine
+	// down to one before the pause once, on a loaded machine ("a deal needs two players left").
+	tm.Spec.TablePods.Template.Env = append(tm.Spec.TablePods.Template.Env, pokerv1.EnvVar{Name: "POKERFLOOR_TABLE_BOT_STRATEGY", Value: "checkfold"})
+	tm.Spec.TablePods.Template.Env[0].Value = "50ms" // a thought: level 1's 20 hands in about 10 s
 	tm.Spec.Structure = pokerv1.BlindStructure{Levels: []pokerv1.Level{
 		// A simulation counts a level in hands, one a minute, and skips breaks: the add-on is sold
 		// in level 2, which lasts long enough for the test's batches.

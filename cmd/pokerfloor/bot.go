@@ -49,7 +49,7 @@ func newBotCommand(v *viper.Viper) *cobra.Command {
 	f := cmd.Flags()
 	f.String("url", "", "the table's WebSocket URL, ws://HOST:PORT/ws, or a tournament's one address ws://MANAGER/NAMESPACE/NAME/play")
 	f.String("token", "", "the player's token")
-	f.String("strategy", "random", "random or strength")
+	f.String("strategy", "random", "random, strength or checkfold")
 	f.Uint64("seed", 0, "the bot's seed (default: random)")
 	f.String("client-seed", "", "a client seed for the provably fair deal")
 	f.Bool("reconnect", true, "join again, with backoff, after a lost connection or a table process restarting; stop when the table refuses the seat")

@@ -70,7 +70,7 @@ func newTableCommand(v *viper.Viper) *cobra.Command {
 	f.String("key", "", "the token signing key itself (prefer --key-file)")
 	f.String("history-dir", "", "write each hand's PHH history with its deal here")
 	f.String("bots", "", "players played by in-process bots: all, or comma-separated names (their connections are refused)")
-	f.String("bot-strategy", "random", "the bots' strategy: random or strength")
+	f.String("bot-strategy", "random", "the bots' strategy: random, strength or checkfold (checks or folds: nobody busts)")
 	f.Duration("bot-think", 0, "how long each bot decision takes (0: at once)")
 	f.Duration("think", tableserver.DefaultActionClock.Think, "think time before the time bank (rule A15)")
 	f.Duration("countdown", tableserver.DefaultActionClock.Countdown, "countdown after the bank")

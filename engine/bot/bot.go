@@ -44,9 +44,12 @@ type Kind uint8
 const (
 	KindRandom Kind = iota
 	KindStrength
+	// KindCheckFold checks or folds (CheckFolder): nobody busts at a table of them, only the
+	// blinds go round, so a test or a demonstration keeps its field for as long as it needs.
+	KindCheckFold
 )
 
-var kindNames = [...]string{"random", "strength"}
+var kindNames = [...]string{"random", "strength", "checkfold"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -55,20 +58,23 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
-// ParseKind reads a kind's name ("random", "strength").
+// ParseKind reads a kind's name ("random", "strength", "checkfold").
 func ParseKind(s string) (Kind, error) {
 	for i, n := range kindNames {
 		if s == n {
 			return Kind(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown bot %q (expected random or strength)", s)
+	return 0, fmt.Errorf("unknown bot %q (expected random, strength or checkfold)", s)
 }
 
 // New returns a bot of kind k seeded with seed.
 func New(k Kind, seed uint64) engine.Decider {
-	if k == KindStrength {
+	switch k {
+	case KindStrength:
 		return NewStrength(seed, StrengthConfig{})
+	case KindCheckFold:
+		return CheckFolder{}
 	}
 	return NewRandom(seed, RandomConfig{})
 }

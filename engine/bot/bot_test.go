@@ -102,6 +102,21 @@ func TestBotsLegalAndDeterministic(t *testing.T) {
 	}
 }
 
+// A table of check-folders (KindCheckFold) only checks and folds: nobody bets, so nobody can be
+// put all in and only the blinds and antes change hands.
+func TestCheckFoldersOnlyPassTheBlinds(t *testing.T) {
+	stacks := []int64{10000, 10000, 10000, 10000}
+	bots := make([]engine.Decider, len(stacks))
+	for i := range bots {
+		bots[i] = New(KindCheckFold, uint64(i+1))
+	}
+	for i, d := range play(t, bots, stacks, 200, 3) {
+		if d.Action != engine.Fold && d.Action != engine.Check {
+			t.Fatalf("decision %d: %+v, want a check or a fold", i, d)
+		}
+	}
+}
+
 // The Random bot pushes more as its stack shrinks against the blinds.
 func TestRandomPushesShort(t *testing.T) {
 	allIns := func(stack int64) int {
@@ -168,7 +183,7 @@ func TestDecideAllocatesNothing(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
-	for _, k := range []Kind{KindRandom, KindStrength} {
+	for _, k := range []Kind{KindRandom, KindStrength, KindCheckFold} {
 		if got, err := ParseKind(k.String()); err != nil || got != k {
 			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
 		}
