@@ -111,8 +111,9 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		// (director.PaceHostEarly), the resends held for a table continuing as new unless a signal
 		// failed (director.PaceLost), the rebuys not yet answered told up (director.PaceRebuys),
 		// an emptied section's entries handed on (director.PaceHandOn), nothing sent to a table
-		// after its Close (director.PaceClosed); a run recorded before them replays without them.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceClosed))
+		// after its Close (director.PaceClosed), the hosts' calls in batches (director.PaceHostBatch);
+		// a run recorded before them replays without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceHostBatch))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s, wait: newWaiter(ctx)}
@@ -197,6 +198,9 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 			return err
 		}
 	}
+	if err := w.drainHosts(ctx); err != nil {
+		return err
+	}
 	return w.waitSent(ctx)
 }
 
@@ -216,9 +220,11 @@ type tournamentWorkflow struct {
 	// futures of activities not yet done; busy counts the table starts in progress, sending the
 	// signals; writing: the record's rows are being written out (record_places.go).
 	pending []workflow.Future
-	busy    int
-	sending int
-	writing bool
+	// hostCalls counts callHosts' activities under way.
+	hostCalls int
+	busy      int
+	sending   int
+	writing   bool
 	// inflight counts the order signals on their way to each table (continue-as-new's
 	// handshake, tellContinue).
 	inflight map[floor.TableID]int
@@ -327,19 +333,23 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 		}
 	}
 	s.Outbox = kept
-	for _, id := range s.Deleting {
-		t := s.Table(id)
-		actx := tableActivityOptions(ctx, "delete/"+t.WorkflowID)
-		w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
+	if s.Pace >= director.PaceHostBatch {
+		w.callHosts(ctx)
+	} else {
+		for _, id := range s.Deleting {
+			t := s.Table(id)
+			actx := tableActivityOptions(ctx, "delete/"+t.WorkflowID)
+			w.track(workflow.ExecuteActivity(actx, DeleteTableActivity, t.WorkflowID))
+		}
+		s.Deleting = nil
+		for _, id := range s.Replacing {
+			t := s.Table(id)
+			workflow.GetLogger(ctx).Warn("table silent past its deadline: replacing its host", "table", t.WorkflowID, "replaced", t.Replaced)
+			actx := tableActivityOptions(ctx, fmt.Sprintf("replace/%s/%d", t.WorkflowID, t.Replaced))
+			w.track(workflow.ExecuteActivity(actx, ReplaceTableActivity, w.hosted(id)))
+		}
+		s.Replacing = nil
 	}
-	s.Deleting = nil
-	for _, id := range s.Replacing {
-		t := s.Table(id)
-		workflow.GetLogger(ctx).Warn("table silent past its deadline: replacing its host", "table", t.WorkflowID, "replaced", t.Replaced)
-		actx := tableActivityOptions(ctx, fmt.Sprintf("replace/%s/%d", t.WorkflowID, t.Replaced))
-		w.track(workflow.ExecuteActivity(actx, ReplaceTableActivity, w.hosted(id)))
-	}
-	s.Replacing = nil
 	w.writeRows(ctx)
 }
 
@@ -402,6 +412,76 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 func tableGone(s *director.TournamentState, id floor.TableID) bool {
 	t := s.Table(id)
 	return t == nil || t.Closing || t.Closed
+}
+
+// tablesPerHostCall is the most tables one DeleteTables or ReplaceTables activity takes, and
+// hostCallsInFlight the most of them a run has under way (from director.PaceHostBatch): each
+// activity's start and end come to the workflow as two events, and the server takes at most 100
+// (history.maximumBufferedEventsBatch) while a workflow task runs. At 100,000 entries on a busy
+// machine a section that replaced its silent tables one activity each had 92 of them come in
+// during one task, with 10 signals from its tables: the server refused the task
+// (ForceCloseCommand) and the section waited for its timeout.
+const (
+	tablesPerHostCall = 20
+	hostCallsInFlight = 4
+)
+
+// callHosts sends the tables to take down and those to replace to their hosts, tablesPerHostCall
+// to an activity and hostCallsInFlight activities at a time; the rest stay queued (Deleting,
+// Replacing) until one is done, in this run or the next. A table taken down is not replaced.
+func (w *tournamentWorkflow) callHosts(ctx workflow.Context) {
+	s := w.s
+	for w.hostCalls < hostCallsInFlight && len(s.Deleting) > 0 {
+		n := min(len(s.Deleting), tablesPerHostCall)
+		var ids []string
+		for _, id := range s.Deleting[:n] {
+			ids = append(ids, s.Table(id).WorkflowID)
+		}
+		s.Deleting = slices.Clone(s.Deleting[n:])
+		w.hostCall(ctx, tablesActivityID("delete/", ids[0], len(ids)), DeleteTablesActivity, ids)
+	}
+	s.Replacing = slices.DeleteFunc(s.Replacing, func(id floor.TableID) bool {
+		t := s.Table(id)
+		return t == nil || t.Closed // a section forgets a table once it has closed
+	})
+	for w.hostCalls < hostCallsInFlight && len(s.Replacing) > 0 {
+		n := min(len(s.Replacing), tablesPerHostCall)
+		var hosts []HostedTable
+		for _, id := range s.Replacing[:n] {
+			t := s.Table(id)
+			workflow.GetLogger(ctx).Warn("table silent past its deadline: replacing its host", "table", t.WorkflowID, "replaced", t.Replaced)
+			hosts = append(hosts, w.hosted(id))
+		}
+		first := s.Table(s.Replacing[0])
+		s.Replacing = slices.Clone(s.Replacing[n:])
+		w.hostCall(ctx, tablesActivityID("replace/", fmt.Sprintf("%s/%d", first.WorkflowID, first.Replaced), len(hosts)), ReplaceTablesActivity, hosts)
+	}
+}
+
+// drainHosts calls the hosts until none of the tables to take down or to replace is still queued
+// (callHosts keeps some while its calls are under way): a run's end leaves no table process up.
+func (w *tournamentWorkflow) drainHosts(ctx workflow.Context) error {
+	for len(w.s.Deleting) > 0 || len(w.s.Replacing) > 0 {
+		w.callHosts(ctx)
+		if err := workflow.Await(ctx, func() bool { return w.hostCalls < hostCallsInFlight }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostCall runs one of callHosts' activities: the run waits for it before it continues as new
+// or ends (track), and steps again once it is done, to send what waited for it.
+func (w *tournamentWorkflow) hostCall(ctx workflow.Context, id, activity string, arg any) {
+	f := workflow.ExecuteActivity(tablesActivity(ctx, id), activity, arg)
+	w.track(f)
+	w.hostCalls++
+	workflow.Go(ctx, func(gctx workflow.Context) {
+		defer func() { w.hostCalls--; w.wake = true }()
+		if err := f.Get(gctx, nil); err != nil {
+			workflow.GetLogger(gctx).Error("table hosts did not answer", "activity", id, "error", err)
+		}
+	})
 }
 
 func (w *tournamentWorkflow) track(f workflow.Future) {

@@ -108,6 +108,27 @@ func (a *TableActivities) ReplaceTable(ctx context.Context, t HostedTable) error
 	return a.Host.ReplaceTable(ctx, t)
 }
 
+// DeleteTables is the activity that stops the processes of tables ids, one after the other.
+func (a *TableActivities) DeleteTables(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		if err := a.Host.DeleteTable(ctx, id); err != nil {
+			return fmt.Errorf("table %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// ReplaceTables is the activity that replaces the processes of silent tables, one after the
+// other.
+func (a *TableActivities) ReplaceTables(ctx context.Context, ts []HostedTable) error {
+	for _, t := range ts {
+		if err := a.Host.ReplaceTable(ctx, t); err != nil {
+			return fmt.Errorf("table %s: %w", t.ID, err)
+		}
+	}
+	return nil
+}
+
 // tableActivityOptions: a table host answers quickly; retry until it does.
 func tableActivityOptions(ctx workflow.Context, id string) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -119,9 +140,11 @@ func tableActivityOptions(ctx workflow.Context, id string) workflow.Context {
 
 // The activities' registered names.
 const (
-	CreateTableActivity  = "CreateTable"
-	CreateTablesActivity = "CreateTables"
-	StartTablesActivity  = "StartTables"
-	DeleteTableActivity  = "DeleteTable"
-	ReplaceTableActivity = "ReplaceTable"
+	CreateTableActivity   = "CreateTable"
+	CreateTablesActivity  = "CreateTables"
+	StartTablesActivity   = "StartTables"
+	DeleteTableActivity   = "DeleteTable"
+	ReplaceTableActivity  = "ReplaceTable"
+	DeleteTablesActivity  = "DeleteTables"
+	ReplaceTablesActivity = "ReplaceTables"
 )

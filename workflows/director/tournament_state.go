@@ -797,7 +797,9 @@ func (s *TournamentState) Resend() {
 // only once none can be refunded; PaceHandOn the one from which a section that empties during
 // late registration tells the tournament the entries it knew of (SectionEvent.HandOn);
 // PaceClosed the one from which nothing goes to a table once its Close was signalled, neither
-// the Order.Continue it asked for nor an order sent again (TableRecord.Drops).
+// the Order.Continue it asked for nor an order sent again (TableRecord.Drops); PaceHostBatch the
+// one from which the tables to take down or to replace (Deleting, Replacing) go to their hosts
+// in batches, a few batches under way at a time, the rest kept queued in the state.
 const (
 	PaceSlide     = 1
 	PaceResend    = 2
@@ -806,6 +808,7 @@ const (
 	PaceRebuys    = 5
 	PaceHandOn    = 6
 	PaceClosed    = 7
+	PaceHostBatch = 8
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
@@ -1291,7 +1294,9 @@ func (s *TournamentState) watchTables(now time.Time) {
 		if d := s.Spec.TableDeadline; d > 0 && now.Sub(t.LastNews) > d {
 			t.LastNews = now // another deadline for the new host
 			t.Replaced++
-			s.Replacing = append(s.Replacing, t.ID)
+			if !slices.Contains(s.Replacing, t.ID) { // still queued (PaceHostBatch): replaced once
+				s.Replacing = append(s.Replacing, t.ID)
+			}
 		}
 	}
 	s.resendGaps(now)
