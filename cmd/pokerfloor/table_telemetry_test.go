@@ -15,8 +15,10 @@ import (
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
 )
 
-// TestTableMetrics starts `pokerfloor table` as a process (a standalone table of bots that take
-// their time, deep-stacked so that it plays on while the test looks) and reads its /metrics on
+// TestTableMetrics starts `pokerfloor table` as a process (a standalone table of check-folding
+// bots that take their time, so that it plays on while the test looks: strength bots once
+// busted two of the three in the first hands, the process ended, and the next scrape was
+// refused) and reads its /metrics on
 // the players' address: the hands reported, the actions timed, the reports counted and timed, and
 // a spectator's WebSocket connection counted while it is open; and the same process sends its
 // hands' and reports' spans and its metrics by OTLP to the endpoint its environment names.
@@ -27,7 +29,7 @@ func TestTableMetrics(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "table", "--standalone", "--players", "ann,bob,cat", "--bots", "all",
-		"--bot-think", "20ms", "--stack", "1000000", "--blinds", "1/2", "--key", strings.Repeat("k", 32), "--print-tokens",
+		"--bot-strategy", "checkfold", "--bot-think", "20ms", "--stack", "1000000", "--blinds", "1/2", "--key", strings.Repeat("k", 32), "--print-tokens",
 		"--listen", "127.0.0.1:0")
 	otlp := startOTLPReceiver(t)
 	cmd.Env = append(append(os.Environ(), asMainEnv+"=1"), otlp.env()...)
