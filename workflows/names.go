@@ -14,9 +14,11 @@ const (
 	TableEventSignal = "table-event"
 	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
 	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
-	// tournament (SectionEvents).
+	// tournament (SectionEvents) in a run of a pace before director.PaceReportUpdate, and
+	// SectionEventsUpdate from it (sent by ReportSectionActivity).
 	SectionOrdersSignal = "section-orders"
 	SectionEventsSignal = "section-events"
+	SectionEventsUpdate = "section-events"
 	// TableStateQuery returns a TableWorkflow's director.TableState.
 	TableStateQuery = "table-state"
 

@@ -23,6 +23,7 @@ func Register(r worker.Registry, host TableHost, sink ...PlaceSink) {
 		pa.sink = sink[0]
 	}
 	r.RegisterActivityWithOptions(pa.RecordPlaces, activity.RegisterOptions{Name: RecordPlacesActivity})
+	r.RegisterActivityWithOptions(ReportSection, activity.RegisterOptions{Name: ReportSectionActivity})
 }
 
 // NewWorkers makes the two workers a tournament on taskQueue needs, registered with Register: one

@@ -29,10 +29,12 @@ import (
 
 // The walls the design keeps clear of (ARCHITECTURE.md, Scale): Temporal refuses a payload over
 // 2 MB and fails a task past 2,000 pending children, activities or signals; the design keeps to
-// an eighth and a half of them.
+// an eighth and a half of them. A run takes at most 2,000 Updates (history.maxTotalUpdates): a
+// run that accepts more than that is refused the rest.
 const (
 	maxContinueAsNewInput = 256 << 10
 	maxPending            = 1000
+	maxRunUpdates         = 2000
 )
 
 // countingSink counts the places written out.
@@ -77,6 +79,14 @@ type runLimits struct {
 	timedOut   map[string]int // workflow tasks timed out, by timeout type
 	// refused describes what came in during each refused continue-as-new (orders by Seq).
 	refused []string
+	// updates counts the Updates the run accepted (the server takes at most
+	// history.maxTotalUpdates, 2,000, in a run); reportSignals the sections' reports that came as
+	// signals (none from director.PaceReportUpdate: they are Updates, never buffered).
+	updates, reportSignals int
+	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
+	// how long they took from their scheduling to their completion, in all and the longest.
+	reports                   int
+	reportWait, slowestReport time.Duration
 }
 
 // limitsOf reads one run's history from the server and computes its high-water marks: pending
@@ -90,8 +100,9 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 	by := map[string]int{}
 	tasks := 0
 	var started time.Time
-	timers := map[string]string{} // a timer's ID: its duration and when it started, for what came in
-	var recent []string           // the last events, for the story of a refused task
+	timers := map[string]string{}      // a timer's ID: its duration and when it started, for what came in
+	var recent []string                // the last events, for the story of a refused task
+	reportsAt := map[int64]time.Time{} // a ReportSection activity's scheduling event: its time
 	it := c.GetWorkflowHistory(ctx, id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
@@ -174,6 +185,13 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			l.prev = a.GetContinuedExecutionRunId()
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
 			l.completed = true
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
+			l.updates++
+
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+			if ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() == SectionEventsSignal {
+				l.reportSignals++
+			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
 			l.continueAsNew = proto.Size(ev.GetWorkflowExecutionContinuedAsNewEventAttributes().GetInput())
 			l.continuedAsNewOK = true
@@ -198,9 +216,18 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			children--
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 			acts++
+			if ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == ReportSectionActivity {
+				reportsAt[ev.GetEventId()] = ev.GetEventTime().AsTime()
+			}
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED,
 			enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
 			acts--
+			if at, ok := reportsAt[ev.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()]; ok {
+				d := ev.GetEventTime().AsTime().Sub(at)
+				l.reports++
+				l.reportWait += d
+				l.slowestReport = max(l.slowestReport, d)
+			}
 		case enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED:
 			signals++
 		case enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:
@@ -542,8 +569,19 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	slowestByKind := map[string]time.Duration{}
 	timedOut := map[string]int{} // kind: timeout type
 	var tablesRefused []string
+	updatesByKind := map[string]int{} // the most Updates one run of each kind accepted
+	reportSignals := 0
+	var reports runLimits // the sections' reports: their count, time in all, the slowest
 	for _, l := range runs {
+		reports.reports += l.reports
+		reports.reportWait += l.reportWait
+		reports.slowestReport = max(reports.slowestReport, l.slowestReport)
 		byKind[l.kind]++
+		updatesByKind[l.kind] = max(updatesByKind[l.kind], l.updates)
+		reportSignals += l.reportSignals
+		if l.updates > maxRunUpdates {
+			t.Errorf("%s run %s accepted %d Updates (the server takes at most %d in a run)", l.id, l.run, l.updates, maxRunUpdates)
+		}
 		if l.buffered > bufferedByKind[l.kind] {
 			bufferedByKind[l.kind], bufferedWhat[l.kind] = l.buffered, l.bufferedBy
 		}
@@ -589,7 +627,14 @@ func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
 	if notStarted > 0 {
 		t.Errorf("%d of the workflows the tournament drew or hosted never started", notStarted)
 	}
-	t.Logf("%d runs read (%v), %d workflows not started", len(runs), byKind, notStarted)
+	if reportSignals > 0 {
+		t.Errorf("%d sections' reports came to the tournament as signals; expected every one an Update (director.PaceReportUpdate)", reportSignals)
+	}
+	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v", len(runs), byKind, notStarted, updatesByKind)
+	if reports.reports > 0 {
+		t.Logf("%d sections' reports taken by the tournament, each %v on average from its sending to its taking in, at most %v",
+			reports.reports, (reports.reportWait / time.Duration(reports.reports)).Round(time.Millisecond), reports.slowestReport.Round(time.Millisecond))
+	}
 	t.Logf("largest continue-as-new input: %d bytes (%s, %s), by kind %v; largest input: %d bytes (%s); most pending at once: %d children, %d activities, %d signals",
 		largestCAN.continueAsNew, largestCAN.kind, largestCAN.id, canByKind, largest.input, largest.id, most.children, most.acts, most.signals)
 	t.Logf("by kind: the most events that came in during one task %v (the server fails a task past 100: %v), tasks off the sticky queue %v, the slowest task %v, tasks timed out %v",

@@ -101,13 +101,13 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 			// Over: the sections close their tables and say so; a section that does not within
 			// closeWait is not waited for.
 			var ok bool
-			ok, err = w.wait.within(ctx, closeWait, func() bool { return w.events.Len() > 0 || w.wake })
+			ok, err = w.wait.within(ctx, closeWait, func() bool { return w.events.Len() > 0 || len(w.reports) > 0 || w.wake })
 			if err == nil && !ok {
 				break
 			}
 		} else {
 			err = workflow.Await(ctx, func() bool {
-				return w.events.Len() > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
+				return w.events.Len() > 0 || len(w.reports) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
 			})
 		}
 		if err == nil {
@@ -139,7 +139,10 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 type topRun struct {
 	t      *director.TopState
 	events workflow.ReceiveChannel
-	wake   bool
+	// reports are the sections' reports taken in by SectionEventsUpdate, not yet processed (the
+	// older runs' reports come by the events signal).
+	reports []SectionEvents
+	wake    bool
 	// starting counts the sections whose workflow is being started; signalling the sections an
 	// order signal is under way to (one at a time each); writing: places are being written out.
 	starting   int
@@ -178,6 +181,10 @@ func (w *topRun) process(ctx workflow.Context) {
 		}
 		w.t.OnEvents(se.Section, se.Events)
 	}
+	for _, se := range w.reports {
+		w.t.OnEvents(se.Section, se.Events)
+	}
+	w.reports = nil
 	now := workflow.Now(ctx)
 	w.t.Tick(now)
 	w.t.Step(now)
@@ -290,6 +297,13 @@ func (w *topRun) register(ctx workflow.Context) error {
 		return func(any) error { return t.RefuseOnPlayer(action) }
 	}
 	return errors.Join(
+		// A section's report is taken in as it comes and processed with the rest (process); the
+		// Update completes at once, which lets the section send its next.
+		workflow.SetUpdateHandler(ctx, SectionEventsUpdate, func(ctx workflow.Context, se SectionEvents) error {
+			w.reports = append(w.reports, se)
+			w.wake = true
+			return nil
+		}),
 		setKeyedUpdate(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) error { return t.VerifyClock(r) },
 			func(ctx workflow.Context, r ClockRequest) (ClockView, error) {

@@ -111,9 +111,10 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		// (director.PaceHostEarly), the resends held for a table continuing as new unless a signal
 		// failed (director.PaceLost), the rebuys not yet answered told up (director.PaceRebuys),
 		// an emptied section's entries handed on (director.PaceHandOn), nothing sent to a table
-		// after its Close (director.PaceClosed), the hosts' calls in batches (director.PaceHostBatch);
-		// a run recorded before them replays without them.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceHostBatch))
+		// after its Close (director.PaceClosed), the hosts' calls in batches (director.PaceHostBatch),
+		// a section's news sent up as an Update (director.PaceReportUpdate); a run recorded before
+		// them replays without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceReportUpdate))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s, wait: newWaiter(ctx)}
@@ -186,7 +187,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 			if err := workflow.Await(ctx, func() bool { return !w.upBusy && (again || !s.Section.Events.Pending()) }); err != nil {
 				return err
 			}
-			if !s.Section.Events.Pending() {
+			if !s.Section.Events.Pending() || w.upGone {
 				break
 			}
 		}
@@ -208,9 +209,11 @@ type tournamentWorkflow struct {
 	s      *director.TournamentState
 	events workflow.ReceiveChannel
 	// orders are a section's orders from the tournament (nil for the tournament itself); upBusy
-	// says a signal of events to the tournament is under way.
+	// says a report to the tournament is under way; upGone that the tournament's workflow is over
+	// (a report refused for it: nothing more is sent).
 	orders workflow.ReceiveChannel
 	upBusy bool
+	upGone bool
 	inbox  []director.TableEvent
 	wake   bool // a handler changed the state: step and send
 
@@ -263,8 +266,14 @@ func (w *tournamentWorkflow) process(ctx workflow.Context) {
 	w.reportUp(ctx)
 }
 
-// reportUp sends a section's news to the tournament: one signal at a time, in order; a signal
-// that failed every attempt goes again with the next.
+// reportUp sends a section's news to the tournament, one report at a time, in order; a report
+// that failed every attempt goes again with the next. From director.PaceReportUpdate a report is
+// an Update (ReportSectionActivity): the next goes once the tournament has taken the last in,
+// and the server holds at most ten of a run's Updates in flight, so that a hundred sections
+// cannot pile their news into the events that wait while one of the tournament's tasks runs
+// (the server fails the task past 100: 94 section signals came in during one 29-second task at
+// 100,000 entries under load). Before it a report was a signal, accepted by the server whatever
+// the tournament was doing.
 func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 	sec := w.s.Section
 	if sec == nil {
@@ -273,7 +282,7 @@ func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 	if ev, ok := w.s.SectionReport(); ok {
 		sec.Events.Send(ev)
 	}
-	if w.upBusy || w.continueAsNewDue(ctx) && !w.s.Finished {
+	if w.upBusy || w.upGone || w.continueAsNewDue(ctx) && !w.s.Finished {
 		return // the next run sends what is queued
 	}
 	msgs := sec.Events.Take()
@@ -283,7 +292,14 @@ func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 	w.upBusy = true
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.upBusy = false; w.wake = true }()
-		if retrySignal(ctx, sec.Parent, SectionEventsSignal, SectionEvents{Section: sec.Number, Events: msgs}, nil) {
+		report := SectionEvents{Section: sec.Number, Events: msgs}
+		var sent bool
+		if w.s.Pace >= director.PaceReportUpdate {
+			sent, w.upGone = reportSection(ctx, sec.Parent, report)
+		} else {
+			sent = retrySignal(ctx, sec.Parent, SectionEventsSignal, report, nil)
+		}
+		if sent {
 			sec.Events.Ack(msgs[len(msgs)-1].Seq) // the tournament has it: it takes every signal before it continues as new
 		} else {
 			sec.Events.Resend()

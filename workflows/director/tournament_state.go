@@ -799,16 +799,20 @@ func (s *TournamentState) Resend() {
 // PaceClosed the one from which nothing goes to a table once its Close was signalled, neither
 // the Order.Continue it asked for nor an order sent again (TableRecord.Drops); PaceHostBatch the
 // one from which the tables to take down or to replace (Deleting, Replacing) go to their hosts
-// in batches, a few batches under way at a time, the rest kept queued in the state.
+// in batches, a few batches under way at a time, the rest kept queued in the state;
+// PaceReportUpdate the one from which a section's news goes to the tournament as an Update (the
+// server holds at most ten of a run's in flight, and none waits among the events buffered while a
+// task of the tournament's runs), not as a signal.
 const (
-	PaceSlide     = 1
-	PaceResend    = 2
-	PaceHostEarly = 3
-	PaceLost      = 4
-	PaceRebuys    = 5
-	PaceHandOn    = 6
-	PaceClosed    = 7
-	PaceHostBatch = 8
+	PaceSlide        = 1
+	PaceResend       = 2
+	PaceHostEarly    = 3
+	PaceLost         = 4
+	PaceRebuys       = 5
+	PaceHandOn       = 6
+	PaceClosed       = 7
+	PaceHostBatch    = 8
+	PaceReportUpdate = 9
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
