@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -98,10 +99,11 @@ func (r *EntryBatchReconciler) apply(ctx context.Context, b *pokerv1.EntryBatch)
 // register sends the batch's entries and returns the refused ones in the batch's order, and the
 // IDs of the entries and re-entries accepted. The entries and re-entries that come before any
 // rebuy or add-on of their player go first, in one RegisterBatch Update (a batch of 1,000 is one
-// Update, not 1,000: Temporal takes 2,000 Updates in a run); then the rest, entriesInFlight at a
-// time, one player's one after the other in the batch's order (his entry before his rebuy),
-// different players' at once. An error means some entry could not be decided (Temporal
-// unreachable).
+// Update, not 1,000: Temporal takes 2,000 Updates in a run); then the rest in rounds, each
+// player's one after the other in the batch's order (his entry before his rebuy): a round
+// sends every player's next, its rebuys in one RebuyBatch Update (a thousand rebuys one Update
+// each took over ten minutes with two suites beside the test) and the others entriesInFlight at
+// a time. An error means some entry could not be decided (Temporal unreachable).
 func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tournament, b *pokerv1.EntryBatch) ([]pokerv1.RefusedEntry, []string, error) {
 	reasons := make([]string, len(b.Spec.Entries))
 	ids := make([]string, len(b.Spec.Entries))
@@ -127,22 +129,41 @@ func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tourna
 	if err := registerBatch(ctx, t, string(b.UID), b.Spec.Entries, batched, ids, reasons); err != nil {
 		return nil, nil, err
 	}
-	next := make(chan []int)
-	var wg sync.WaitGroup
-	for range min(entriesInFlight, len(players)) {
-		wg.Go(func() {
-			for entries := range next {
-				for _, i := range entries {
-					ids[i], reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+	for round := 0; ; round++ {
+		var rebuys, others []int
+		for _, entries := range players {
+			if round < len(entries) {
+				if i := entries[round]; b.Spec.Entries[i].Kind == pokerv1.EntryRebuy {
+					rebuys = append(rebuys, i)
+				} else {
+					others = append(others, i)
 				}
 			}
-		})
+		}
+		if len(rebuys) == 0 && len(others) == 0 {
+			break
+		}
+		if err := rebuyBatch(ctx, t, string(b.UID), round, b.Spec.Entries, rebuys, reasons); err != nil {
+			return nil, nil, err
+		}
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range min(entriesInFlight, len(others)) {
+			wg.Go(func() {
+				for i := range next {
+					ids[i], reasons[i], errs[i] = registerEntry(ctx, t, string(b.UID), b.Spec.Entries[i])
+				}
+			})
+		}
+		for _, i := range others {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			break // reported below, with its entry
+		}
 	}
-	for _, entries := range players {
-		next <- entries
-	}
-	close(next)
-	wg.Wait()
 	var refused []pokerv1.RefusedEntry
 	var entries []string
 	for i, e := range b.Spec.Entries {
@@ -198,6 +219,49 @@ func registerEntry(ctx context.Context, t *workflows.Tournament, batch string, e
 // entryKey is an entry's idempotency key: the batch's UID, the player and the kind.
 func entryKey(batch string, e pokerv1.Entry) string {
 	return batch + "/" + e.Player + "/" + string(e.Kind)
+}
+
+// rebuyBatch sends the rebuys at the indexes of batched (round's) in RebuyBatch Updates of at
+// most director.MaxBatchEntries, waiting while the workflow has too many Updates in flight, and
+// writes each one's refusal at its index. Each rebuy keeps its own key (entryKey), so that a
+// batch sent again takes none twice.
+func rebuyBatch(ctx context.Context, t *workflows.Tournament, batch string, round int, entries []pokerv1.Entry, batched []int, reasons []string) error {
+	for n := 0; len(batched) > 0; n++ {
+		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
+		batched = batched[len(chunk):]
+		req := workflows.RebuyBatchRequest{Key: fmt.Sprintf("%s/rebuys/%d/%d", batch, round, n)}
+		for _, i := range chunk {
+			req.Rebuys = append(req.Rebuys, workflows.RebuyRequest{Player: entries[i].Player, Key: entryKey(batch, entries[i])})
+		}
+		var res []workflows.BatchResult
+		var err error
+		for {
+			if res, err = t.RebuyBatch(ctx, req); !busy(err) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		if reason, ok := refusalOf(err); ok {
+			for _, i := range chunk {
+				reasons[i] = reason
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%d rebuys: %w", len(chunk), err)
+		}
+		if len(res) != len(chunk) {
+			return fmt.Errorf("%d answers for %d rebuys", len(res), len(chunk))
+		}
+		for k, i := range chunk {
+			reasons[i] = res[k].Refused
+		}
+	}
+	return nil
 }
 
 // registerBatch sends the entries and re-entries at the indexes of batched in RegisterBatch

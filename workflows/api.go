@@ -20,6 +20,7 @@ type (
 	SanctionRequest   = director.SanctionRequest
 	RegisterRequest   = director.RegisterRequest
 	RebuyRequest      = director.RebuyRequest
+	RebuyBatchRequest = director.RebuyBatchRequest
 	DealRequest       = director.DealRequest
 	TableState        = director.TableState
 	MoveRequest       = director.MoveRequest

@@ -321,6 +321,64 @@ func (t *Tournament) Rebuy(ctx context.Context, r RebuyRequest) error {
 	return t.updatePlayer(ctx, director.Where{Player: r.Player}, RebuyUpdate, r.Key, nil, r)
 }
 
+// RebuyBatch takes up to director.MaxBatchEntries rebuys in one Update and answers each, in
+// order: taken, or why it was refused (by the rules, or by his table for his stack). Each
+// rebuy's key (its own, or the batch's key and its index) makes a retried batch take every
+// rebuy once; a refused batch (its size, two rebuys with one key) is an error. At several
+// sections each rebuy goes to the section that has its player, one Update a section; a player
+// no section has is refused so.
+func (t *Tournament) RebuyBatch(ctx context.Context, r RebuyBatchRequest) ([]BatchResult, error) {
+	if err := director.VerifyRebuyBatch(r); err != nil {
+		return nil, err
+	}
+	sections, err := t.sections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(sections) == 0 {
+		var res []BatchResult
+		return res, t.update(ctx, RebuyBatchUpdate, r.Key, &res, r)
+	}
+	rebuys := r.Requests()
+	out := make([]BatchResult, len(rebuys))
+	var holders []string
+	at := map[string][]int{} // a section's workflow: the rebuys it holds, by index
+	for i, q := range rebuys {
+		id, err := t.holder(ctx, director.Where{Player: q.Player})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out[i] = BatchResult{Key: q.Key, Player: q.Player, Refused: err.Error()}
+			continue
+		}
+		if _, ok := at[id]; !ok {
+			holders = append(holders, id)
+		}
+		at[id] = append(at[id], i)
+	}
+	for _, id := range holders {
+		part := RebuyBatchRequest{}
+		if r.Key != "" {
+			part.Key = r.Key + "@" + id
+		}
+		for _, i := range at[id] {
+			part.Rebuys = append(part.Rebuys, rebuys[i])
+		}
+		var res []BatchResult
+		if err := t.updateOn(ctx, id, RebuyBatchUpdate, part.Key, &res, part); err != nil {
+			return nil, fmt.Errorf("the rebuys of section %s: %w", id, err)
+		}
+		if len(res) != len(part.Rebuys) {
+			return nil, fmt.Errorf("section %s answered %d of %d rebuys", id, len(res), len(part.Rebuys))
+		}
+		for k, i := range at[id] {
+			out[i] = res[k]
+		}
+	}
+	return out, nil
+}
+
 // Deal records a deal the director approved.
 func (t *Tournament) Deal(ctx context.Context, r DealRequest) (DealRecord, error) {
 	var d DealRecord

@@ -435,6 +435,34 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 			t.Fatalf("rebuy for p0010: %v", err)
 		}
 	}
+	// Rebuys in a batch, each to the section that has its player, the batch retried: each
+	// answered, taken (or refused by his table for a stack above the starting stack), once.
+	batch := RebuyBatchRequest{Key: "cashier"}
+	for _, st := range r.sectionStates() {
+		for _, p := range st.Players {
+			if p.Status == director.Seated && !p.Leaving && p.Stack > 0 && p.Stack <= turbo.StartingStack && p.ID != rebuy.Player && len(batch.Rebuys) < 2 {
+				batch.Rebuys = append(batch.Rebuys, RebuyRequest{Player: p.ID})
+			}
+		}
+	}
+	if len(batch.Rebuys) < 2 {
+		t.Fatalf("fewer than two players seated at the starting stack or below for a batch of rebuys: %+v", batch)
+	}
+	batchTaken := 0
+	for k := range 2 {
+		res, err := tour.RebuyBatch(ctx, batch)
+		if err != nil || len(res) != 2 {
+			t.Fatalf("rebuys in a batch: %+v, %v", res, err)
+		}
+		for i, r := range res {
+			if r.Player != batch.Rebuys[i].Player || r.Key != fmt.Sprintf("cashier/%d", i) || r.Refused != "" && !strings.Contains(r.Refused, "R1") {
+				t.Errorf("rebuy %d of the batch: %+v, want %s's taken or refused by R1", i, r, batch.Rebuys[i].Player)
+			}
+			if k == 0 && r.Refused == "" {
+				batchTaken++
+			}
+		}
+	}
 	warn := SanctionRequest{Player: "p0011", Kind: floor.Warning, Reason: "slow play", By: "td", Key: "warn-p0011"}
 	for range 2 {
 		if rec, err := tour.Sanction(ctx, warn); err != nil || !rec.Applied {
@@ -452,8 +480,10 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 		r.stop(r.hands() + 12)
 		var absent string
 		for _, st := range r.sectionStates() {
-			if absent == "" {
-				absent = seatedWith(st, func(s int64) bool { return s <= turbo.StartingStack })
+			for _, p := range st.Players { // not one who rebought: his chips were played for (R1)
+				if absent == "" && p.Status == director.Seated && !p.Leaving && p.Stack > 0 && p.Stack <= turbo.StartingStack && p.Rebuys == 0 {
+					absent = p.ID
+				}
 			}
 		}
 		ns, err := tour.RemoveNoShows(ctx, NoShowRequest{Players: []string{absent}, By: "td", Key: "no-show-" + absent})
@@ -583,18 +613,18 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 		}
 	}
 	// 36 entries, less the unregistered and the no-show, and the two late ones and the re-entry;
-	// one rebuy; one add-on.
+	// one rebuy and the batch's taken; one add-on.
 	field := 36 - 2 + 2 + 1
 	var paid int64
 	for _, p := range result.Places {
 		paid += p.Prize
 	}
-	in := int64(field+1)*(spec.BuyIn-spec.Fee) + (spec.AddOn.PriceCents - spec.AddOn.FeeCents)
+	in := int64(field+1+batchTaken)*(spec.BuyIn-spec.Fee) + (spec.AddOn.PriceCents - spec.AddOn.FeeCents)
 	if result.Entries != field || len(result.Places) != field || paid != result.PrizePool || result.PrizePool != in {
 		t.Errorf("%d entries, %d places, %d paid of a pool of %d; paid in less fees %d", result.Entries, len(result.Places), paid, result.PrizePool, in)
 	}
 	l := result.Ledger
-	if l.Entries != 36-1+2+1 || l.RebuyChips != turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
+	if l.Entries != 36-1+2+1 || l.RebuyChips != int64(1+batchTaken)*turbo.StartingStack+spec.AddOn.Chips || len(result.ChipErrors) > 0 || len(check.errs) > 0 {
 		t.Errorf("ledger %+v; chip errors %v %v", l, result.ChipErrors, check.errs)
 	}
 }

@@ -32,7 +32,11 @@ const (
 	// with its own key, answered one by one ([]director.BatchResult).
 	RegisterBatchUpdate = "register-batch"
 	RebuyUpdate         = "rebuy"
-	DealUpdate          = "deal"
+	// RebuyBatchUpdate takes up to director.MaxBatchEntries rebuys in one Update, each answered
+	// ([]director.BatchResult) once its table has checked the stack; at several sections each
+	// section takes its own players' (Tournament.RebuyBatch routes them).
+	RebuyBatchUpdate = "rebuy-batch"
+	DealUpdate       = "deal"
 	// The director's tools by hand (director_tools.go): a move (R3), a table broken (R4), an entry
 	// unregistered before the start (R1), no-shows removed (T4), an add-on (R1).
 	MoveUpdate       = "move"

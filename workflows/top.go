@@ -350,6 +350,7 @@ func (w *topRun) register(ctx workflow.Context) error {
 			}),
 		setRefusedUpdate(ctx, SanctionUpdate, onPlayer("a sanction")),
 		setRefusedUpdate(ctx, RebuyUpdate, onPlayer("a rebuy")),
+		setRefusedUpdate(ctx, RebuyBatchUpdate, onPlayer("a batch of rebuys")),
 		setRefusedUpdate(ctx, MoveUpdate, onPlayer("a move by hand")),
 		setRefusedUpdate(ctx, BreakTableUpdate, onPlayer("a break by hand (its table is a section's)")),
 		setRefusedUpdate(ctx, UnregisterUpdate, onPlayer("an unregistration")),

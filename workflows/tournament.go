@@ -813,6 +813,17 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 				}
 				return rec, nil
 			}),
+		setKeyedUpdate(ctx, RebuyBatchUpdate,
+			func(ctx workflow.Context, r RebuyBatchRequest) error { return director.VerifyRebuyBatch(r) },
+			func(ctx workflow.Context, r RebuyBatchRequest) ([]BatchResult, error) {
+				res, refs := s.RebuyBatch(r, workflow.Now(ctx))
+				changed()
+				// As one rebuy's: the chips are the players' once their tables have checked the
+				// stacks; one not answered within the minute is answered as taken (its table
+				// still decides, as for a single rebuy).
+				_, _ = w.wait.within(ctx, time.Minute, func() bool { return s.RebuysDone(refs) })
+				return s.RebuyBatchResults(res, refs), nil
+			}),
 		setKeyedUpdate(ctx, DealUpdate,
 			func(ctx workflow.Context, r DealRequest) error {
 				return cmp.Or(w.tournamentOnly("a deal"), s.VerifyDeal(r))

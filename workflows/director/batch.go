@@ -2,6 +2,7 @@ package director
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -83,6 +84,90 @@ func (s *TournamentState) RegisterBatch(r RegisterBatchRequest, now time.Time) [
 			res.Entry = s.Register(q)
 		}
 		out = append(out, res)
+	}
+	return out
+}
+
+// RebuyBatchRequest buys chips for many players in one Update (a cashier's batch through the
+// manager): each rebuy is taken or refused on its own, with its own idempotency key, so that a
+// retried batch applies every rebuy once. One player may rebuy twice in a batch, each counted
+// against his limit in the batch's order.
+type RebuyBatchRequest struct {
+	Rebuys []RebuyRequest `json:"rebuys"`
+	// Key is the batch's idempotency key, the Update ID that carried it; a rebuy with no Key of
+	// its own is keyed by it and its index ("KEY/3").
+	Key string `json:"key,omitempty"`
+}
+
+// Requests are the batch's rebuys, each with its own key.
+func (r RebuyBatchRequest) Requests() []RebuyRequest {
+	out := make([]RebuyRequest, len(r.Rebuys))
+	for i, q := range r.Rebuys {
+		if q.Key == "" && r.Key != "" {
+			q.Key = r.Key + "/" + strconv.Itoa(i)
+		}
+		out[i] = q
+	}
+	return out
+}
+
+// VerifyRebuyBatch says why the batch as a whole is refused (its size; two rebuys with one key),
+// or returns nil: a rebuy the rules refuse is answered in its BatchResult, the others are taken.
+func VerifyRebuyBatch(r RebuyBatchRequest) error {
+	if len(r.Rebuys) == 0 || len(r.Rebuys) > MaxBatchEntries {
+		return fmt.Errorf("a batch of %d rebuys: expected 1 to %d", len(r.Rebuys), MaxBatchEntries)
+	}
+	seen := map[string]int{}
+	for i, q := range r.Requests() {
+		if q.Key == "" {
+			continue
+		}
+		if j, ok := seen[q.Key]; ok {
+			return fmt.Errorf("rebuys %d and %d of the batch have the same key %q: each rebuy needs its own", j+1, i+1, q.Key)
+		}
+		seen[q.Key] = i
+	}
+	return nil
+}
+
+// RebuyBatch takes each rebuy of the batch that VerifyRebuy lets in (R1, R6), in order, and
+// returns each one's answer so far (refused, or taken with Entry empty) and the RebuyLog index
+// of each taken (-1 for one refused): a taken rebuy is Done once its table has checked the
+// player's stack (RebuyBatchResults).
+func (s *TournamentState) RebuyBatch(r RebuyBatchRequest, now time.Time) ([]BatchResult, []int) {
+	out := make([]BatchResult, 0, len(r.Rebuys))
+	refs := make([]int, 0, len(r.Rebuys))
+	for _, q := range r.Requests() {
+		res, ref := BatchResult{Key: q.Key, Player: q.Player}, -1
+		if err := s.VerifyRebuy(q, now); err != nil {
+			res.Refused = err.Error()
+		} else {
+			ref = s.Rebuy(q)
+		}
+		out = append(out, res)
+		refs = append(refs, ref)
+	}
+	return out, refs
+}
+
+// RebuysDone says every rebuy of refs (RebuyBatch's) has its table's answer.
+func (s *TournamentState) RebuysDone(refs []int) bool {
+	for _, ref := range refs {
+		if ref >= 0 && !s.RebuyLog[ref].Done {
+			return false
+		}
+	}
+	return true
+}
+
+// RebuyBatchResults are res (RebuyBatch's) with the tables' answers so far: a rebuy its table
+// refused (the stack above the starting stack) is refused with the table's reason.
+func (s *TournamentState) RebuyBatchResults(res []BatchResult, refs []int) []BatchResult {
+	out := slices.Clone(res)
+	for i, ref := range refs {
+		if ref >= 0 && s.RebuyLog[ref].Refused != "" {
+			out[i].Refused = s.RebuyLog[ref].Refused
+		}
 	}
 	return out
 }

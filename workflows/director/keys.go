@@ -36,3 +36,6 @@ func (r *NoShowRequest) SetKey(key string) { r.Key = key }
 
 // SetKey sets the request's idempotency key.
 func (r *AddOnRequest) SetKey(key string) { r.Key = key }
+
+// SetKey sets the request's idempotency key.
+func (r *RebuyBatchRequest) SetKey(key string) { r.Key = key }
