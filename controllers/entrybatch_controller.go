@@ -221,56 +221,23 @@ func entryKey(batch string, e pokerv1.Entry) string {
 	return batch + "/" + e.Player + "/" + string(e.Kind)
 }
 
-// rebuyBatch sends the rebuys at the indexes of batched (round's) in RebuyBatch Updates of at
-// most director.MaxBatchEntries, waiting while the workflow has too many Updates in flight, and
-// writes each one's refusal at its index. Each rebuy keeps its own key (entryKey), so that a
-// batch sent again takes none twice.
+// rebuyBatch sends the rebuys at the indexes of batched (round's) in RebuyBatch Updates and
+// writes each one's refusal at its index (inChunks). Each rebuy keeps its own key (entryKey), so
+// that a batch sent again takes none twice.
 func rebuyBatch(ctx context.Context, t *workflows.Tournament, batch string, round int, entries []pokerv1.Entry, batched []int, reasons []string) error {
-	for n := 0; len(batched) > 0; n++ {
-		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
-		batched = batched[len(chunk):]
+	return inChunks(ctx, "rebuys", batched, nil, reasons, func(n int, chunk []int) ([]workflows.BatchResult, error) {
 		req := workflows.RebuyBatchRequest{Key: fmt.Sprintf("%s/rebuys/%d/%d", batch, round, n)}
 		for _, i := range chunk {
 			req.Rebuys = append(req.Rebuys, workflows.RebuyRequest{Player: entries[i].Player, Key: entryKey(batch, entries[i])})
 		}
-		var res []workflows.BatchResult
-		var err error
-		for {
-			if res, err = t.RebuyBatch(ctx, req); !busy(err) {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-		if reason, ok := refusalOf(err); ok {
-			for _, i := range chunk {
-				reasons[i] = reason
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("%d rebuys: %w", len(chunk), err)
-		}
-		if len(res) != len(chunk) {
-			return fmt.Errorf("%d answers for %d rebuys", len(res), len(chunk))
-		}
-		for k, i := range chunk {
-			reasons[i] = res[k].Refused
-		}
-	}
-	return nil
+		return t.RebuyBatch(ctx, req)
+	})
 }
 
 // registerBatch sends the entries and re-entries at the indexes of batched in RegisterBatch
-// Updates of at most director.MaxBatchEntries, waiting while the workflow has too many Updates in
-// flight, and writes each one's entry ID or refusal at its index.
+// Updates and writes each one's entry ID or refusal at its index (inChunks).
 func registerBatch(ctx context.Context, t *workflows.Tournament, batch string, entries []pokerv1.Entry, batched []int, ids, reasons []string) error {
-	for n := 0; len(batched) > 0; n++ {
-		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
-		batched = batched[len(chunk):]
+	return inChunks(ctx, "entries", batched, ids, reasons, func(n int, chunk []int) ([]workflows.BatchResult, error) {
 		req := workflows.RegisterBatchRequest{Key: fmt.Sprintf("%s/batch/%d", batch, n)}
 		for _, i := range chunk {
 			e := entries[i]
@@ -280,10 +247,22 @@ func registerBatch(ctx context.Context, t *workflows.Tournament, batch string, e
 			}
 			req.Entries = append(req.Entries, be)
 		}
+		return t.RegisterBatch(ctx, req)
+	})
+}
+
+// inChunks sends the entries at the indexes of batched in chunks of at most
+// director.MaxBatchEntries, the nth chunk by send (one batch Update), again while the workflow
+// has too many Updates in flight; it writes each entry's ID (when ids is not nil) and refusal at
+// its index, a chunk refused whole refusing each of its entries.
+func inChunks(ctx context.Context, what string, batched []int, ids, reasons []string, send func(n int, chunk []int) ([]workflows.BatchResult, error)) error {
+	for n := 0; len(batched) > 0; n++ {
+		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
+		batched = batched[len(chunk):]
 		var res []workflows.BatchResult
 		var err error
 		for {
-			if res, err = t.RegisterBatch(ctx, req); !busy(err) {
+			if res, err = send(n, chunk); !busy(err) {
 				break
 			}
 			select {
@@ -299,13 +278,16 @@ func registerBatch(ctx context.Context, t *workflows.Tournament, batch string, e
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("registering %d entries: %w", len(chunk), err)
+			return fmt.Errorf("%d %s: %w", len(chunk), what, err)
 		}
 		if len(res) != len(chunk) {
-			return fmt.Errorf("registering %d entries: the tournament answered %d", len(chunk), len(res))
+			return fmt.Errorf("%d %s: the tournament answered %d", len(chunk), what, len(res))
 		}
 		for k, i := range chunk {
-			ids[i], reasons[i] = res[k].Entry, res[k].Refused
+			if ids != nil {
+				ids[i] = res[k].Entry
+			}
+			reasons[i] = res[k].Refused
 		}
 	}
 	return nil

@@ -7,10 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
-
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
@@ -26,11 +22,7 @@ func TestRegisterBatchEndToEnd(t *testing.T) { // rules R1, R6
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
-	c := srv.GetDefaultClient()
-	register := func(r worker.Registry) { Register(r, idleHost{}) }
-	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
+	c := idleServer(t)
 	for _, sections := range []int{0, 2} {
 		name := "one section"
 		if sections > 0 {

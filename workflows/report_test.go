@@ -7,10 +7,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 )
 
 // TestSectionsReportByUpdate: from director.PaceReportUpdate a section's news goes to the
@@ -25,11 +22,7 @@ func TestSectionsReportByUpdate(t *testing.T) { // the design's wall: at most 10
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
-	c := srv.GetDefaultClient()
-	register := func(r worker.Registry) { Register(r, idleHost{}) }
-	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
+	c := idleServer(t)
 	spec := clockSpec()
 	spec.PlayerCount, spec.SectionTables, spec.LateRegistrationLevel = 40, 2, 4 // 5 tables in 3 sections
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -22,6 +22,16 @@ func (idleHost) CreateTable(context.Context, HostedTable) error  { return nil }
 func (idleHost) DeleteTable(context.Context, string) error       { return nil }
 func (idleHost) ReplaceTable(context.Context, HostedTable) error { return nil }
 
+// idleServer starts a real Temporal server (temporaltest) with the package's two workers over
+// idleHost, and returns its client: the tables' workflows run, their processes deal nothing.
+func idleServer(t *testing.T) client.Client {
+	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	register := func(r worker.Registry) { Register(r, idleHost{}) }
+	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
+	return srv.GetDefaultClient()
+}
+
 // TestClockKeepsScheduleAcrossWorkerRestart stops the only worker in the middle of level 1 and
 // starts a new one, with an empty cache, after level 2 was due: the new worker rebuilds the
 // tournament from its history and makes the level change it missed in its first workflow task, and

@@ -9,11 +9,9 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
@@ -167,11 +165,7 @@ func TestSectionsRefuseWhatNoSectionHolds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
-	c := srv.GetDefaultClient()
-	register := func(r worker.Registry) { Register(r, idleHost{}) } // the tables deal nothing: the state stands still
-	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
+	c := idleServer(t) // the tables deal nothing: the state stands still
 	spec := clockSpec()
 	spec.PlayerCount, spec.Players, spec.SectionTables = 40, nil, 2 // 5 tables in 3 sections
 	spec.LateRegistrationLevel, spec.ReEntries = 2, 1

@@ -55,18 +55,33 @@ func (r RegisterBatchRequest) Requests() []RegisterRequest {
 // VerifyBatch says why the batch as a whole is refused (its size; two entries with one key), or
 // returns nil: an entry the rules refuse is answered in its BatchResult, the others are taken.
 func VerifyBatch(r RegisterBatchRequest) error {
-	if len(r.Entries) == 0 || len(r.Entries) > MaxBatchEntries {
-		return fmt.Errorf("a batch of %d entries: expected 1 to %d", len(r.Entries), MaxBatchEntries)
+	return verifyBatchKeys("entries", "entry", keysOf(r.Requests(), func(q RegisterRequest) string { return q.Key }))
+}
+
+// keysOf is the key of each of a batch's requests.
+func keysOf[R any](rs []R, key func(R) string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = key(r)
+	}
+	return out
+}
+
+// verifyBatchKeys says why a batch of items (their name, plural and singular) with keys is
+// refused: its size, or two items with one key (an empty key is the workflow's to give).
+func verifyBatchKeys(items, item string, keys []string) error {
+	if n := len(keys); n == 0 || n > MaxBatchEntries {
+		return fmt.Errorf("a batch of %d %s: expected 1 to %d", len(keys), items, MaxBatchEntries)
 	}
 	seen := map[string]int{}
-	for i, q := range r.Requests() {
-		if q.Key == "" {
+	for i, k := range keys {
+		if k == "" {
 			continue
 		}
-		if j, ok := seen[q.Key]; ok {
-			return fmt.Errorf("entries %d and %d of the batch have the same key %q: each entry needs its own", j+1, i+1, q.Key)
+		if j, ok := seen[k]; ok {
+			return fmt.Errorf("%s %d and %d of the batch have the same key %q: each %s needs its own", items, j+1, i+1, k, item)
 		}
-		seen[q.Key] = i
+		seen[k] = i
 	}
 	return nil
 }
@@ -114,20 +129,7 @@ func (r RebuyBatchRequest) Requests() []RebuyRequest {
 // VerifyRebuyBatch says why the batch as a whole is refused (its size; two rebuys with one key),
 // or returns nil: a rebuy the rules refuse is answered in its BatchResult, the others are taken.
 func VerifyRebuyBatch(r RebuyBatchRequest) error {
-	if len(r.Rebuys) == 0 || len(r.Rebuys) > MaxBatchEntries {
-		return fmt.Errorf("a batch of %d rebuys: expected 1 to %d", len(r.Rebuys), MaxBatchEntries)
-	}
-	seen := map[string]int{}
-	for i, q := range r.Requests() {
-		if q.Key == "" {
-			continue
-		}
-		if j, ok := seen[q.Key]; ok {
-			return fmt.Errorf("rebuys %d and %d of the batch have the same key %q: each rebuy needs its own", j+1, i+1, q.Key)
-		}
-		seen[q.Key] = i
-	}
-	return nil
+	return verifyBatchKeys("rebuys", "rebuy", keysOf(r.Requests(), func(q RebuyRequest) string { return q.Key }))
 }
 
 // RebuyBatch takes each rebuy of the batch that VerifyRebuy lets in (R1, R6), in order, and
