@@ -143,7 +143,7 @@ func (r *EntryBatchReconciler) register(ctx context.Context, t *workflows.Tourna
 		if len(rebuys) == 0 && len(others) == 0 {
 			break
 		}
-		if err := rebuyBatch(ctx, t, string(b.UID), round, b.Spec.Entries, rebuys, reasons); err != nil {
+		if err := rebuyBatch(ctx, t, string(b.UID), round, b.Spec.Entries, rebuys, ids, reasons); err != nil {
 			return nil, nil, err
 		}
 		next := make(chan int)
@@ -224,8 +224,8 @@ func entryKey(batch string, e pokerv1.Entry) string {
 // rebuyBatch sends the rebuys at the indexes of batched (round's) in RebuyBatch Updates and
 // writes each one's refusal at its index (inChunks). Each rebuy keeps its own key (entryKey), so
 // that a batch sent again takes none twice.
-func rebuyBatch(ctx context.Context, t *workflows.Tournament, batch string, round int, entries []pokerv1.Entry, batched []int, reasons []string) error {
-	return inChunks(ctx, "rebuys", batched, nil, reasons, func(n int, chunk []int) ([]workflows.BatchResult, error) {
+func rebuyBatch(ctx context.Context, t *workflows.Tournament, batch string, round int, entries []pokerv1.Entry, batched []int, ids, reasons []string) error {
+	return inChunks(ctx, "rebuys", batched, ids, reasons, func(n int, chunk []int) ([]workflows.BatchResult, error) {
 		req := workflows.RebuyBatchRequest{Key: fmt.Sprintf("%s/rebuys/%d/%d", batch, round, n)}
 		for _, i := range chunk {
 			req.Rebuys = append(req.Rebuys, workflows.RebuyRequest{Player: entries[i].Player, Key: entryKey(batch, entries[i])})
@@ -253,8 +253,8 @@ func registerBatch(ctx context.Context, t *workflows.Tournament, batch string, e
 
 // inChunks sends the entries at the indexes of batched in chunks of at most
 // director.MaxBatchEntries, the nth chunk by send (one batch Update), again while the workflow
-// has too many Updates in flight; it writes each entry's ID (when ids is not nil) and refusal at
-// its index, a chunk refused whole refusing each of its entries.
+// has too many Updates in flight; it writes each entry's ID and refusal at its index, a chunk
+// refused whole refusing each of its entries.
 func inChunks(ctx context.Context, what string, batched []int, ids, reasons []string, send func(n int, chunk []int) ([]workflows.BatchResult, error)) error {
 	for n := 0; len(batched) > 0; n++ {
 		chunk := batched[:min(len(batched), director.MaxBatchEntries)]
@@ -284,10 +284,7 @@ func inChunks(ctx context.Context, what string, batched []int, ids, reasons []st
 			return fmt.Errorf("%d %s: the tournament answered %d", len(chunk), what, len(res))
 		}
 		for k, i := range chunk {
-			if ids != nil {
-				ids[i] = res[k].Entry
-			}
-			reasons[i] = res[k].Refused
+			ids[i], reasons[i] = res[k].Entry, res[k].Refused // a rebuy has no entry ID
 		}
 	}
 	return nil

@@ -85,6 +85,13 @@ func (t *Tournament) holder(ctx context.Context, at director.Where) (string, err
 	if err != nil || len(sections) == 0 {
 		return t.ID, err
 	}
+	return t.holderAmong(ctx, at, sections)
+}
+
+// holderAmong is holder with the sections in play already read (at least one): it asks each,
+// and reads them again only while it waits for a player between two.
+func (t *Tournament) holderAmong(ctx context.Context, at director.Where, sections []string) (string, error) {
+	var err error
 	deadline := time.Now().Add(toolWait)
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 		for _, id := range sections {
@@ -344,7 +351,7 @@ func (t *Tournament) RebuyBatch(ctx context.Context, r RebuyBatchRequest) ([]Bat
 	var holders []string
 	at := map[string][]int{} // a section's workflow: the rebuys it holds, by index
 	for i, q := range rebuys {
-		id, err := t.holder(ctx, director.Where{Player: q.Player})
+		id, err := t.holderAmong(ctx, director.Where{Player: q.Player}, sections)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -195,7 +195,6 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 		case !timedOut && !errors.As(err, &busy):
 			return err // the activity's retry policy tries again
 		}
-		activity.RecordHeartbeat(ctx)
 	}
 }
 

@@ -43,11 +43,7 @@ type BatchResult struct {
 func (r RegisterBatchRequest) Requests() []RegisterRequest {
 	out := make([]RegisterRequest, len(r.Entries))
 	for i, e := range r.Entries {
-		key := e.Key
-		if key == "" && r.Key != "" {
-			key = r.Key + "/" + strconv.Itoa(i)
-		}
-		out[i] = RegisterRequest{Player: e.Player, ReEntryOf: e.ReEntryOf, Key: key, Section: e.Section}
+		out[i] = RegisterRequest{Player: e.Player, ReEntryOf: e.ReEntryOf, Key: itemKey(e.Key, r.Key, i), Section: e.Section}
 	}
 	return out
 }
@@ -118,12 +114,19 @@ type RebuyBatchRequest struct {
 func (r RebuyBatchRequest) Requests() []RebuyRequest {
 	out := make([]RebuyRequest, len(r.Rebuys))
 	for i, q := range r.Rebuys {
-		if q.Key == "" && r.Key != "" {
-			q.Key = r.Key + "/" + strconv.Itoa(i)
-		}
+		q.Key = itemKey(q.Key, r.Key, i)
 		out[i] = q
 	}
 	return out
+}
+
+// itemKey is the key of a batch's ith item: its own, or else the batch's and its index
+// ("KEY/3"), or none when the batch has none either.
+func itemKey(own, batch string, i int) string {
+	if own == "" && batch != "" {
+		return batch + "/" + strconv.Itoa(i)
+	}
+	return own
 }
 
 // VerifyRebuyBatch says why the batch as a whole is refused (its size; two rebuys with one key),
