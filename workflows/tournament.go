@@ -112,9 +112,10 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		// failed (director.PaceLost), the rebuys not yet answered told up (director.PaceRebuys),
 		// an emptied section's entries handed on (director.PaceHandOn), nothing sent to a table
 		// after its Close (director.PaceClosed), the hosts' calls in batches (director.PaceHostBatch),
-		// a section's news sent up as an Update (director.PaceReportUpdate); a run recorded before
-		// them replays without them.
-		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceReportUpdate))
+		// a section's news sent up as an Update (director.PaceReportUpdate), a held table's
+		// hand-for-hand round skipped (director.PaceHeldSkip); a run recorded before them replays
+		// without them.
+		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceLatest))
 	}
 	s.Trace = traceEvents
 	w := &tournamentWorkflow{s: s, wait: newWaiter(ctx)}

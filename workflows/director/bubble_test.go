@@ -67,6 +67,37 @@ func TestSlidingCreditWaitsOnlyAfterAnElimination(t *testing.T) { // rule R7
 
 func ptr[T any](v T) *T { return &v }
 
+// TestHeldTableSkipsItsRound: a table held (short by HoldShortBy, its players on their way)
+// cannot deal, so a hand-for-hand round it was told to deal counts as skipped at once: it says so
+// (TableEvent.HandForHand) and the round closes. Before, a table held after its round opened
+// (players arriving at another table of the section mid-round) waited for a release that only
+// the floor's next plan, after the round, could give: the satellite in sections stalled on it.
+func TestHeldTableSkipsItsRound(t *testing.T) { // rule R7
+	st := threePlayers()
+	st.SkipHeld = true
+	st.AddOrders([]Order{{Seq: 1, HandForHand: &HandForHandOrder{Round: 2}}})
+	var ev TableEvent
+	st.ApplyOrders(&ev)
+	if next := st.Next(&ev, true); next.Directive != report.Play || ev.HandForHand != 0 {
+		t.Fatalf("round 2 open: %v, round done %d; want one hand dealt", next.Directive, ev.HandForHand)
+	}
+	st = threePlayers()
+	st.SkipHeld = true
+	st.AddOrders([]Order{{Seq: 1, HandForHand: &HandForHandOrder{Round: 2}}, {Seq: 2, Hold: ptr(true)}})
+	ev = TableEvent{}
+	st.ApplyOrders(&ev)
+	if next := st.Next(&ev, true); next.Directive != report.Wait || ev.HandForHand != 2 {
+		t.Fatalf("held in round 2: %v, round done %d; want a wait with round 2 skipped", next.Directive, ev.HandForHand)
+	}
+	// Released in the same round, it waits for the next: the round is done.
+	st.AddOrders([]Order{{Seq: 3, Hold: ptr(false)}})
+	ev = TableEvent{}
+	st.ApplyOrders(&ev)
+	if next := st.Next(&ev, true); next.Directive != report.Wait {
+		t.Fatalf("released after skipping round 2: %v, want a wait for round 3", next.Directive)
+	}
+}
+
 // TestBubbleApproachTripsPerHand: near the bubble (Approach, before the rounds) a table's credit
 // is one hand, and with one hand a trip each every hand dealt waited for a trip to the floor and
 // back (a grant). The credit slides past the hands in which nobody was eliminated, so that only

@@ -59,6 +59,7 @@ func TestContinueHandshakeHoldsOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Pace = PaceResend // before PaceLost: what a gap sends (TestContinueHandshakeResendsOnlyLostOrders from it)
 	id := s.Tables[0].ID
 	st := s.TableInput(id)
 	tell := func(set func(ev *TableEvent)) {

@@ -183,7 +183,7 @@ type SectionRole struct {
 func NewSectionState(parent string, number int, spec TournamentSpec, tables []floor.Table, seed uint64, now time.Time) (*TournamentState, error) {
 	spec.Players = nil
 	id := SectionWorkflowID(parent, number)
-	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1, Pace: PaceResend}
+	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1, Pace: PaceLatest}
 	s.Spec.ContinueAsNewAfter = spec.SectionContinueAsNewAfter
 	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}

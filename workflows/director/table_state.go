@@ -76,6 +76,9 @@ type TableState struct {
 	// events as they were); ReportedGap is the Gap the last event told.
 	TellGaps    bool `json:"tellGaps,omitempty"`
 	ReportedGap int  `json:"reportedGap,omitempty"`
+	// SkipHeld: a hand-for-hand round the table is held in counts as skipped (set by tournaments
+	// from PaceHeldSkip; a table started before waits for its release, as it did).
+	SkipHeld bool `json:"skipHeld,omitempty"`
 	// Undelivered are events whose signal failed every attempt: they go again, before the next,
 	// so that the tournament never waits on a gap in the sequence.
 	Undelivered []TableEvent `json:"undelivered,omitempty"`
@@ -546,7 +549,9 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
 		st.Seats = append(st.Seats, report.SeatState{Seat: s.Seat, Player: s.Player, Stack: s.Stack, State: s.State})
 	}
 	t.drawButton()
-	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.dealers() < 2) {
+	// A round the table cannot deal in is skipped: told so, short of players, or held (a hold
+	// that came after the round opened is lifted only by the floor's next plan, after the round).
+	if t.HandForHand > t.RoundPlayed && (t.RoundSkip || t.SkipHeld && t.Held || t.dealers() < 2) {
 		t.RoundPlayed = t.HandForHand
 		ev.HandForHand = t.HandForHand
 	}

@@ -264,7 +264,7 @@ func NewTournamentState(id string, spec TournamentSpec, seed uint64, now time.Ti
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Pace: PaceResend}
+	s := &TournamentState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Pace: PaceLatest}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
 	s.Entries = spec.entries(0, 0, 0)
 	for _, p := range spec.Players {
@@ -388,6 +388,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
 		ButtonSeed:         tr.ButtonSeed,
 		TellGaps:           s.Pace >= PaceResend,
+		SkipHeld:           s.Pace >= PaceHeldSkip,
 	}
 	if s.Spec.TableDeadline > 0 {
 		st.Heartbeat = s.Spec.TableDeadline / 4
@@ -802,7 +803,8 @@ func (s *TournamentState) Resend() {
 // in batches, a few batches under way at a time, the rest kept queued in the state;
 // PaceReportUpdate the one from which a section's news goes to the tournament as an Update (the
 // server holds at most ten of a run's in flight, and none waits among the events buffered while a
-// task of the tournament's runs), not as a signal.
+// task of the tournament's runs), not as a signal; PaceHeldSkip the one from which a table held
+// in a hand-for-hand round counts the round as skipped (TableState.SkipHeld).
 const (
 	PaceSlide        = 1
 	PaceResend       = 2
@@ -813,6 +815,9 @@ const (
 	PaceClosed       = 7
 	PaceHostBatch    = 8
 	PaceReportUpdate = 9
+	PaceHeldSkip     = 10
+	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
+	PaceLatest = PaceHeldSkip
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
