@@ -67,7 +67,7 @@ func workflowSpec(t *pokerv1.Tournament) (workflows.TournamentSpec, error) {
 		out.LateRegistrationLevel = int(s.LateRegistration.UntilLevel)
 	}
 	if n := s.NoShow; n != nil {
-		out.NoShow = &floor.NoShowRule{After: time.Duration(n.AfterMinutes) * time.Minute, KeepFee: n.KeepFee}
+		out.NoShow = &floor.NoShowRule{After: time.Duration(n.AfterMinutes) * time.Minute, KeepFee: n.KeepFee, Auto: n.Auto}
 	}
 	if s.ReEntry != nil {
 		out.ReEntries = int(s.ReEntry.Max)

@@ -414,12 +414,20 @@ func (t *Tournament) Unregister(ctx context.Context, r UnregisterRequest) (Withd
 }
 
 // RemoveNoShows removes the players who never sat down, once the spec's no-show time has run
-// (T4), refunded, the payouts recomputed.
+// (T4), refunded, the payouts recomputed: those named, or with no name every player whose table
+// says he has not come (a served table knows who connected; it is an error when there is none).
 // At several sections the players are removed by their sections, one update a section (keyed by
-// the request's key and the section's workflow ID).
+// the request's key and the section's workflow ID); with no name, every section in play is asked.
 func (t *Tournament) RemoveNoShows(ctx context.Context, r NoShowRequest) ([]WithdrawalRecord, error) {
 	bySection := map[string][]string{}
 	var order []string
+	if len(r.Players) == 0 {
+		ids, err := t.sections(ctx)
+		if err != nil {
+			return nil, err
+		}
+		order = ids
+	}
 	for _, p := range r.Players {
 		id, err := t.holder(ctx, director.Where{Player: p})
 		if err != nil {
@@ -436,7 +444,10 @@ func (t *Tournament) RemoveNoShows(ctx context.Context, r NoShowRequest) ([]With
 			id = order[0]
 		}
 		var w []WithdrawalRecord
-		return w, t.updateOn(ctx, id, NoShowUpdate, r.Key, &w, r)
+		if err := t.updateOn(ctx, id, NoShowUpdate, r.Key, &w, r); err != nil {
+			return nil, err
+		}
+		return w, noNoShows(r, w)
 	}
 	var all []WithdrawalRecord
 	for _, id := range order {
@@ -451,7 +462,15 @@ func (t *Tournament) RemoveNoShows(ctx context.Context, r NoShowRequest) ([]With
 		}
 		all = append(all, w...)
 	}
-	return all, nil
+	return all, noNoShows(r, all)
+}
+
+// noNoShows is the error of a request that named nobody and found nobody to remove.
+func noNoShows(r NoShowRequest, removed []WithdrawalRecord) error {
+	if len(r.Players) > 0 || len(removed) > 0 {
+		return nil
+	}
+	return errors.New("rule T4: no player is a no-show: every table has seen its players come, or does not know (a table with a human dealer): name the no-shows")
 }
 
 // AddOn sells a player add-ons at the add-on break (R1); it answers once the chips are his.

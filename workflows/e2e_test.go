@@ -138,6 +138,12 @@ func quietSDKLogger() sdklog.Logger {
 // and bot tables.
 func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client.Client, *LocalTableHost, *checkingController) {
 	t.Helper()
+	return startServerRunning(t, ctrl, BotTables(nil))
+}
+
+// startServerRunning is startServer with the tables' processes run by run.
+func startServerRunning(t *testing.T, ctrl func(client.Client) report.Reporter, run RunTable) (client.Client, *LocalTableHost, *checkingController) {
+	t.Helper()
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
 	var inner report.Reporter = NewTableReporter(c)
@@ -146,7 +152,7 @@ func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client
 	}
 	check := newCheckingController(inner)
 	check.places = &countingSink{places: map[int]Place{}}
-	host := NewLocalTableHost(check, BotTables(nil))
+	host := NewLocalTableHost(check, run)
 	t.Cleanup(host.Close)
 	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))

@@ -130,13 +130,14 @@ type UnregisterAction struct {
 // RemoveNoShowsAction removes players who never sat down once the tournament's no-show time has
 // run (T4), with the payouts recomputed.
 type RemoveNoShowsAction struct {
-	// Players are the players' IDs.
-	// +required
+	// Players are the players' IDs; none: every player whose table has not seen him connect since
+	// he sat there (the tables served to players know; one with a human dealer does not, and then
+	// the action is refused: name them).
+	// +optional
 	// +listType=set
-	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=1000
 	// +kubebuilder:validation:items:MaxLength=64
-	Players []string `json:"players"`
+	Players []string `json:"players,omitempty"`
 }
 
 // DealAction is a deal the players left agreed on, approved by the director: the prizes still to

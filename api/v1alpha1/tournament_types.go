@@ -345,6 +345,11 @@ type NoShow struct {
 	// KeepFee keeps the fee of a no-show's buy-in; the rest is refunded. Without it all of it is.
 	// +optional
 	KeepFee bool `json:"keepFee,omitempty"`
+	// Auto removes the no-shows at that time without a FloorAction: every player whose table has
+	// not seen him connect since he sat there. Without it the director removes them
+	// (removeNoShows, with their names or without: then the same players).
+	// +optional
+	Auto bool `json:"auto,omitempty"`
 }
 
 // LateRegistration keeps registration open after the start.

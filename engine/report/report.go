@@ -106,6 +106,10 @@ type HandResult struct {
 	// holding the top of his stack (engine.Table.LastChipsWinners), which a progressive knockout
 	// pays his bounty to.
 	Knockouts []Knockout `json:"knockouts,omitempty"`
+	// Absent are the players of the hand who have not come to the table (T4): their seat is
+	// played by no bot and no connection of theirs has joined the table's process. Only a served
+	// table (engine/tableserver) knows; a table of bots lists nobody.
+	Absent []string `json:"absent,omitempty"`
 	// History is the hand in PHH, for the record; empty where the tournament does not keep them.
 	History string `json:"history,omitempty"`
 	// Positions are the button and blinds the next hand moves from (B4–B6): keep them and give

@@ -351,7 +351,7 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 		w.Player, w.Seat, w.Reconnect = p.id, p.seat, p.view != nil
 		c.role, c.jti, c.player = claims.Role, claims.ID, p
 		s.tokensUsed[claims.ID] = c
-		p.conn, p.away = c, false
+		p.conn, p.away, p.came = c, false, true
 		p.signal()
 		if j.ClientSeed != "" {
 			if err := s.deck.SetClientSeed(p.id, j.ClientSeed); err != nil {

@@ -27,6 +27,12 @@ func checkFolders(string) engine.Decider { return bot.CheckFolder{} }
 // gated until the returned func is called) on loopback.
 func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
 	t.Helper()
+	return serveThrough(t, players, cfg, nil)
+}
+
+// serveThrough is serve with the reporter wrapped by wrap (nil: as it is).
+func serveThrough(t *testing.T, players int, cfg Config, wrap func(report.Reporter) report.Reporter) (tt *testTable, open func()) {
+	t.Helper()
 	ids := make([]string, players)
 	for i := range ids {
 		ids[i] = "p0" + string(rune('1'+i))
@@ -42,6 +48,9 @@ func serve(t *testing.T, players int, cfg Config) (tt *testTable, open func()) {
 	}
 	gate := reporttest.NewGated(local)
 	cfg.Tournament, cfg.TableID, cfg.Reporter, cfg.Tokens = "sunday", "t1", gate, tokens
+	if wrap != nil {
+		cfg.Reporter = wrap(gate)
+	}
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -273,4 +282,73 @@ type deciderFunc func(v *engine.View) engine.Decision
 
 func (f deciderFunc) Decide(_ context.Context, v *engine.View) (engine.Decision, error) {
 	return f(v), nil
+}
+
+// absentLog is a reporter that keeps, hand by hand, whom each result listed absent.
+type absentLog struct {
+	report.Reporter
+	mu     sync.Mutex
+	absent map[int64][]string
+}
+
+func (a *absentLog) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
+	a.mu.Lock()
+	for _, r := range results {
+		a.absent[r.HandNumber] = r.Absent
+	}
+	a.mu.Unlock()
+	return a.Reporter.Report(ctx, tableID, results)
+}
+
+func (a *absentLog) at(hand int64) ([]string, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	v, ok := a.absent[hand]
+	return v, ok
+}
+
+// TestAbsentPlayerListedUntilHeComes: every result lists the players of its hand who have not come
+// to the table (no bot plays the seat and no connection of theirs has joined), which the tournament
+// takes as no-shows (T4): p01 in each hand until he connects, nobody once he has. The bots are
+// never absent.
+func TestAbsentPlayerListedUntilHeComes(t *testing.T) { // rule T4
+	log := &absentLog{absent: map[int64][]string{}}
+	tt, open := serveThrough(t, 3, Config{Grace: 5 * time.Millisecond, ActionClock: ActionClock{Think: 5 * time.Millisecond},
+		Bots: engine.PlayersFunc(func(p string) engine.Decider {
+			if p == "p01" {
+				return nil
+			}
+			return bot.CheckFolder{}
+		})}, func(r report.Reporter) report.Reporter { log.Reporter = r; return log })
+	open()
+	waitHand := func(hand int64) []string {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for {
+			if v, ok := log.at(hand); ok {
+				return v
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("hand %d not reported in a minute", hand)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for h := int64(1); h <= 3; h++ {
+		if got := waitHand(h); len(got) != 1 || got[0] != "p01" {
+			t.Fatalf("hand %d: absent %v, want p01 alone (he never connected)", h, got)
+		}
+	}
+	c := tt.dial(tt.token("p01"))
+	var w protocol.Welcome
+	c.next(protocol.TypeWelcome, &w, nil)
+	_, hand := tt.srv.InHand()
+	for h := hand + 1; h <= hand+3; h++ {
+		if got := waitHand(h); len(got) != 0 {
+			t.Fatalf("hand %d, after p01 joined during hand %d: absent %v, want nobody", h, hand, got)
+		}
+	}
+	tt.cancel()
+	tt.wait()
+	tt.checkChips(10000)
 }

@@ -20,6 +20,7 @@ type player struct {
 	conn   *conn          // nil while disconnected
 	away   bool           // disconnected past the grace: sitting out (T5) until he is back
 	sitOut bool           // sitting out at his own request (T5)
+	came   bool           // a connection of his has joined since the table's process started
 	bank   time.Duration
 	onTurn bool // the runner is asking him now
 	adv    queuedAdvance

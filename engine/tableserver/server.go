@@ -235,6 +235,7 @@ type serverReporter Server
 
 func (sc *serverReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	s := (*Server)(sc)
+	s.markAbsent(results)
 	st, err := s.cfg.Reporter.Report(ctx, tableID, results)
 	if err != nil {
 		return st, err
@@ -285,6 +286,23 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 		st.Directive = report.Close
 	}
 	return st, nil
+}
+
+// markAbsent lists in each result the players of its hand who have not come to the table: no bot
+// plays the seat, and no connection of theirs has joined since this process started. The
+// tournament takes a player listed in every hand since he was seated as a no-show (T4).
+func (s *Server) markAbsent(results []report.HandResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range results {
+		r := &results[i]
+		r.Absent = nil
+		for _, ss := range r.Start {
+			if p := s.players[ss.Player]; p != nil && p.bot == nil && !p.came {
+				r.Absent = append(r.Absent, ss.Player)
+			}
+		}
+	}
 }
 
 // playerLocked returns the record of player id, made on first sight. The caller holds s.mu.

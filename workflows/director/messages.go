@@ -148,6 +148,10 @@ type TableEvent struct {
 	Rebuys    []RebuyOrder      `json:"rebuys,omitempty"`
 	ColorUps  []AppliedColorUp  `json:"colorUps,omitempty"`
 	Tools     []ToolDone        `json:"tools,omitempty"`
+	// Absent are the players who have not come to the table since they sat here (T4: the served
+	// table's results list them), told once; Arrived those of them who have come since.
+	Absent  []string `json:"absent,omitempty"`
+	Arrived []string `json:"arrived,omitempty"`
 	// HandForHand is the last hand-for-hand round this table has played (or skipped).
 	HandForHand int  `json:"handForHand,omitempty"`
 	Closed      bool `json:"closed,omitempty"`

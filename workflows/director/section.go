@@ -376,6 +376,7 @@ func (s *TournamentState) stepSection(now time.Time) {
 		h.Open, h.Group, h.Participants = false, nil, nil
 	}
 	if !s.Finished {
+		s.removeDueNoShows(now)
 		s.watchTables(now)
 		s.closeEmptyTables()
 		s.noteMoving(now)

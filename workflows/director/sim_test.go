@@ -38,6 +38,9 @@ type floorSim struct {
 	// lose, when set, says which batches of orders are lost on their way (a signal that failed
 	// every attempt): they never reach their table.
 	lose func(TableOrders) bool
+	// absent, when set, says which players have not come to their table at a hand: the results
+	// list them (as a served table's do), and they neither win nor lose a pot.
+	absent func(player string, hand int64) bool
 }
 
 type simTable struct {
@@ -184,9 +187,33 @@ func (f *floorSim) deal(t *simTable) bool {
 		r.Start = append(r.Start, report.SeatStack{Seat: s.Seat, Player: s.Player, Stack: s.Stack})
 	}
 	r.End = slices.Clone(r.Start)
+	var present []int // the seats' indexes of the players at the table
+	if f.absent != nil {
+		for i, s := range r.Start {
+			if f.absent(s.Player, n) {
+				r.Absent = append(r.Absent, s.Player)
+			} else {
+				present = append(present, i)
+			}
+		}
+		if len(present) < 2 {
+			t.batch = append(t.batch, r) // nobody plays a pot
+			f.hands++
+			bb := r.Start[int(n)%len(seats)].Seat
+			t.batch[len(t.batch)-1].Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}
+			return true
+		}
+	}
 	a, b := f.rng.IntN(len(seats)), f.rng.IntN(len(seats)-1)
 	if b >= a {
 		b++
+	}
+	if present != nil {
+		ai, bi := f.rng.IntN(len(present)), f.rng.IntN(len(present)-1)
+		if bi >= ai {
+			bi++
+		}
+		a, b = present[ai], present[bi]
 	}
 	rng := f.rng
 	if f.byHand {

@@ -102,6 +102,10 @@ type TableSeat struct {
 	State  engine.PlayerState `json:"state"`
 	// Away is the hands of an exclusion left to serve (P2, P3); the seat is Penalised meanwhile.
 	Away int `json:"away,omitempty"`
+	// Came: a hand since he sat here had him at the table (not among its result's Absent);
+	// Absent: the tournament was told he has not come (T4), and will be told when he does.
+	Came   bool `json:"came,omitempty"`
+	Absent bool `json:"absent,omitempty"`
 }
 
 // ScheduledLevel is a level of a simulation's schedule, dealt from hand number From on.
@@ -235,6 +239,7 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 		kept = append(kept, s)
 	}
 	t.Seats = kept
+	t.notePresence(r, ev)
 	t.HandNumber = r.HandNumber
 	t.HandsPlayed++
 	t.Positions = r.Positions
@@ -250,6 +255,30 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 		t.Credit = max(t.Credit, t.HandNumber+1) // nobody out: the field is as the floor knows it
 	}
 	return nil
+}
+
+// notePresence follows who has come to the table (T4): a player the result lists absent, who has
+// not come since he sat here, is told absent once (TableEvent.Absent); when a hand has him at the
+// table he has come, and if he was told absent he is told arrived (TableEvent.Arrived). A table
+// of bots lists nobody absent: everyone comes at the first hand, and nothing is told.
+func (t *TableState) notePresence(r *report.HandResult, ev *TableEvent) {
+	for i := range t.Seats {
+		s := &t.Seats[i]
+		switch {
+		case s.Came:
+		case slices.Contains(r.Absent, s.Player):
+			if !s.Absent {
+				s.Absent = true
+				ev.Absent = append(ev.Absent, s.Player)
+			}
+		case slices.ContainsFunc(r.Start, func(ss report.SeatStack) bool { return ss.Player == s.Player }):
+			s.Came = true
+			if s.Absent {
+				s.Absent = false
+				ev.Arrived = append(ev.Arrived, s.Player)
+			}
+		}
+	}
 }
 
 // between reports whether seat x lies strictly between seats a and b going clockwise round a
@@ -611,7 +640,7 @@ func (t *TableState) drawButton() {
 // Event fills in the layout and counters of ev and says whether it is worth sending: it carries
 // news, acknowledges orders, or reports a level or hand count the tournament has not heard.
 func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
-	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys)+len(ev.ColorUps) > 0 ||
+	news := len(ev.Busts)+len(ev.Out)+len(ev.Gone)+len(ev.Seated)+len(ev.Refused)+len(ev.Sanctions)+len(ev.Rebuys)+len(ev.ColorUps)+len(ev.Absent)+len(ev.Arrived) > 0 ||
 		ev.HandForHand > 0 || ev.Closed || ev.Continuing || ev.Resumed || t.Acked != acked || t.LevelNumber != t.ReportedLevel ||
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||

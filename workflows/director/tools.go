@@ -505,18 +505,30 @@ func (s *TournamentState) noShows(r NoShowRequest, now time.Time) (floor.NoShowR
 	if s.Spec.NoShow == nil || s.Spec.NoShow.After <= 0 {
 		return floor.NoShowRemoval{}, &floor.RuleError{Rule: "T4", Reason: "the spec sets no time after which an absent player is a no-show (noShow.after)"}
 	}
-	if len(r.Players) == 0 {
-		return floor.NoShowRemoval{}, &floor.RuleError{Rule: "T4", Reason: "name the no-shows to remove"}
-	}
 	cs, err := s.ClockAt(now)
 	if err != nil {
 		return floor.NoShowRemoval{}, err
 	}
 	var ns []floor.NoShow
+	if len(r.Players) == 0 {
+		// Every player his table says has not come, who can be withdrawn now (one changing
+		// tables waits for his seat).
+		for _, id := range s.absentPlayers() {
+			if p, err := s.verifyWithdrawal(id); err == nil {
+				ns = append(ns, floor.NoShow{Player: floor.PlayerID(id), Stack: p.Stack})
+			}
+		}
+		if len(ns) == 0 {
+			return floor.NoShowRemoval{}, nil
+		}
+	}
 	for _, id := range r.Players {
 		p, err := s.verifyWithdrawal(id)
 		if err != nil {
 			return floor.NoShowRemoval{}, err
+		}
+		if p.Came {
+			return floor.NoShowRemoval{}, &floor.RuleError{Rule: "T4", Reason: fmt.Sprintf("%s has come to his table: a late player is not a no-show", id)}
 		}
 		ns = append(ns, floor.NoShow{Player: floor.PlayerID(id), Stack: p.Stack})
 	}
@@ -525,6 +537,41 @@ func (s *TournamentState) noShows(r NoShowRequest, now time.Time) (floor.NoShowR
 	}
 	return floor.RemoveNoShows(s.buyIns(), *s.Spec.NoShow, cs.Elapsed, ns, s.Ledger, s.Spec.Payouts)
 }
+
+// absentPlayers are the players in play whose tables say they have not come (T4), by ID.
+func (s *TournamentState) absentPlayers() []string {
+	var out []string
+	for i := range s.Players {
+		if p := &s.Players[i]; p.Absent && p.Status != Out && p.Status != Withdrawn {
+			out = append(out, p.ID)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// removeDueNoShows removes, once the spec's no-show time has run and the spec says so
+// (NoShowRule.Auto), every player whose table says he has not come: refunded as a director's
+// removal would (T4, R6), by "the no-show rule" (P6). Each is tried once: one his table refuses
+// is not removed again.
+func (s *TournamentState) removeDueNoShows(now time.Time) {
+	if n := s.Spec.NoShow; n == nil || !n.Auto || s.Finished {
+		return
+	}
+	if cs, err := s.ClockAt(now); err != nil || !s.Spec.NoShow.Due(cs.Elapsed) || len(s.absentPlayers()) == 0 {
+		return
+	}
+	r := NoShowRequest{By: NoShowRuleBy}
+	if _, err := s.noShows(r, now); err != nil {
+		return // the field would be too small (R5): the director decides, by name
+	}
+	for _, w := range s.RemoveNoShows(r, now) {
+		s.player(w.Player).Absent = false
+	}
+}
+
+// NoShowRuleBy is who removes the no-shows the spec removes itself (NoShowRule.Auto).
+const NoShowRuleBy = "the no-show rule (T4)"
 
 // VerifyNoShows says why the players cannot be removed as no-shows (T4: too early, or a stack
 // above the starting one, which only a player who played has), or returns nil.

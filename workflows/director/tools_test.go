@@ -257,6 +257,57 @@ func TestRuleT4NoShowsRemoved(t *testing.T) {
 	finish(t, f)
 }
 
+// TestRuleT4NoShowsFromTheTables: the tables say who has not come (a served table's results list
+// them): two players never come, a third comes at his table's sixth hand. Before the spec's time
+// nobody can be removed (T4); at it, with NoShowRule.Auto, the tournament removes the two itself,
+// refunded, by the rule (P6), and never the one who came: the director cannot remove him by name
+// either. The field, the pool and the chips stay right to the end (R1, R5).
+func TestRuleT4NoShowsFromTheTables(t *testing.T) { // rule T4
+	spec := simSpec(30)
+	spec.Fee = 100
+	spec.NoShow = &floor.NoShowRule{After: 20 * time.Minute, KeepFee: true, Auto: true}
+	spec.Batch = 1 // every hand told: the absent are known hands before the no-show time (20 hands)
+	f := newFloorSim(t, spec, 3)
+	never := []string{f.s.Players[2].ID, f.s.Players[17].ID}
+	late := f.s.Players[9].ID
+	f.absent = func(p string, hand int64) bool { return slices.Contains(never, p) || p == late && hand <= 5 }
+	f.s.Step(f.now)
+	f.flush()
+	f.until(func() bool {
+		return f.s.player(never[0]).Absent && f.s.player(never[1]).Absent && f.s.player(late).Absent
+	})
+	if len(f.s.Tools.Withdrawn) > 0 {
+		t.Fatalf("removed before the no-show time: %+v", f.s.Tools.Withdrawn)
+	}
+	if err := f.s.VerifyNoShows(NoShowRequest{By: "td"}, f.now); ruleOf(err) != "T4" {
+		t.Errorf("removing the absent at %d hands, before the time: %v", f.s.simHands(), err)
+	}
+	f.until(func() bool { return f.s.player(late).Came })
+	if err := f.s.VerifyNoShows(NoShowRequest{Players: []string{late}, By: "td"}, f.now); ruleOf(err) != "T4" || !strings.Contains(err.Error(), "has come") {
+		t.Errorf("removing %s, who came: %v", late, err)
+	}
+	entries, pool := f.s.Entries.Entries, f.s.Payouts.Pool
+	f.until(func() bool { return len(f.s.Tools.Withdrawn) >= 2 })
+	var removed []string
+	for _, w := range f.s.Tools.Withdrawn {
+		if !w.NoShow || w.By != NoShowRuleBy || w.RefundCents != spec.BuyIn-spec.Fee {
+			t.Errorf("withdrawal %+v: want a no-show refunded less the fee by the rule", w)
+		}
+		removed = append(removed, w.Player)
+	}
+	slices.Sort(removed)
+	if want := slices.Sorted(slices.Values(never)); !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want those who never came %v", removed, want)
+	}
+	if f.s.Entries.Entries != entries-2 || f.s.Payouts.Pool != pool-2*(spec.BuyIn-spec.Fee) {
+		t.Errorf("%d entries (was %d), pool %d (was %d)", f.s.Entries.Entries, entries, f.s.Payouts.Pool, pool)
+	}
+	res := finish(t, f)
+	if res.Entries != 28 || slices.ContainsFunc(res.Places, func(p Place) bool { return slices.Contains(never, p.Player) }) {
+		t.Errorf("%d entries in the result; a no-show placed", res.Entries)
+	}
+}
+
 // TestRuleR1AddOnsAtTheBreak: add-ons are sold at the break that ends the rebuy period (a
 // simulation skips breaks: in the level after it), with rebuys before it; the chips reach the
 // player and the ledger, the money the prize pool, and the limit holds.

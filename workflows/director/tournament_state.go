@@ -134,6 +134,10 @@ type PlayerRecord struct {
 	Rebuys  int           `json:"rebuys,omitempty"`
 	// Leaving: told to move out of Table, not yet gone.
 	Leaving bool `json:"leaving,omitempty"`
+	// Absent: his table told he has not come (T4), and not that he has since: a no-show once the
+	// spec's NoShow time has run. Came: a table told he came after it had told him absent.
+	Absent bool `json:"absent,omitempty"`
+	Came   bool `json:"came,omitempty"`
 }
 
 // TableRecord is one table as the tournament sees it: its last news, and what is on the way.
@@ -631,6 +635,16 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		p.Status, p.Stack, p.Away = Moving, r.Stack, r.Away
 		s.placeAnywhere(p, floor.MoveBalance)
 	}
+	for _, id := range ev.Absent {
+		if p := s.player(id); p != nil && !p.Came {
+			p.Absent = true
+		}
+	}
+	for _, id := range ev.Arrived {
+		if p := s.player(id); p != nil {
+			p.Absent, p.Came = false, true
+		}
+	}
 	for _, a := range ev.Sanctions {
 		s.sanctionApplied(tr, a)
 	}
@@ -893,6 +907,7 @@ func (s *TournamentState) Step(now time.Time) {
 	}
 	defer s.recordNews() // the director's end-of-run list (record.go)
 	s.sendSanctions()
+	s.removeDueNoShows(now)
 	h := &s.HandForHand
 	if h.Open && s.roundDone() {
 		s.placeUnplaced()

@@ -198,10 +198,12 @@ func Unregister(b BuyIns, p PlayerID, started bool) (Unregistration, error) {
 // NoShowRule removes an entry whose player never sat down: after After of clock time from the
 // start (pauses excluded, ClockState.Elapsed), he is taken out of the field, his chips leave
 // play, and his buy-in is refunded, less its fee when KeepFee is set. Until then he is a late
-// player: dealt in, blinds posted, folded (T4).
+// player: dealt in, blinds posted, folded (T4). Auto removes them at that time, without the
+// director: every player his table has told has not come (a served table knows who connected).
 type NoShowRule struct {
 	After   time.Duration `json:"after"`
 	KeepFee bool          `json:"keepFee,omitempty"`
+	Auto    bool          `json:"auto,omitempty"`
 }
 
 // NoShow is an entry whose player has not arrived, with his stack now (blinded since the start).

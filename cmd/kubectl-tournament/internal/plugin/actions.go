@@ -341,12 +341,14 @@ func newUnregisterCommand(o *options) *cobra.Command {
 func newRemoveNoShowsCommand(o *options) *cobra.Command {
 	var f floorFlags
 	cmd := &cobra.Command{
-		Use:     "remove-no-shows TOURNAMENT PLAYER...",
-		Short:   "Remove players who never sat down, once the no-show time has run (T4)",
-		Example: "  kubectl tournament remove-no-shows spring-main gina hal",
+		Use:   "remove-no-shows TOURNAMENT [PLAYER...]",
+		Short: "Remove players who never sat down, once the no-show time has run (T4)",
+		Long: "Remove the players named, or with no name every player whose table has not seen him connect\n" +
+			"since he sat there (tables with a human dealer do not know: name the players there).",
+		Example: "  kubectl tournament remove-no-shows spring-main gina hal\n  kubectl tournament remove-no-shows spring-main",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) < 2 {
-				return usagef("remove-no-shows takes the tournament and at least one player; got %d argument(s)", len(args))
+			if len(args) < 1 {
+				return usagef("remove-no-shows takes the tournament, then the players if you name them; got no argument")
 			}
 			return nil
 		},

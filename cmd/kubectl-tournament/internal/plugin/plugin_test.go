@@ -610,7 +610,11 @@ func TestPlugin(t *testing.T) {
 		if m := decode(t, r, "json"); field(m, "spec", "action") != "removeNoShows" || field(m, "spec", "removeNoShows", "players", 1) != "hal" {
 			t.Errorf("remove-no-shows -o json: %v", m)
 		}
-		wantFailure(t, f.run(t, "", "remove-no-shows", "spring-main"), 2, "at least one player")
+		r = f.run(t, "", "--context", userDirector, "remove-no-shows", "spring-main", "-o", "json")
+		if m := decode(t, r, "json"); field(m, "spec", "action") != "removeNoShows" || field(m, "spec", "removeNoShows", "players") != nil {
+			t.Errorf("remove-no-shows with no name -o json: %v (want no players: the tables say who)", m)
+		}
+		wantFailure(t, f.run(t, "", "remove-no-shows"), 2, "takes the tournament")
 		wantFailure(t, f.run(t, "", "unregister", "spring-main", "bob"), 1,
 			"tournament spring-main has started: its phase is Running; an entry can be withdrawn only before the start (R1)")
 		r = f.run(t, "", "--context", userDirector, "unregister", "autumn-deep", "bob")
