@@ -708,15 +708,7 @@ func TestProgressiveKnockoutEndToEnd(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	tour, err := StartTournament(ctx, c, "pko", "", spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := tour.Result(ctx)
-	if err != nil {
-		dumpFailures(t, c, tour.ID)
-		t.Fatal(err)
-	}
+	tour, res := playOut(ctx, t, c, "pko", spec)
 	b := res.Bounties
 	if b == nil {
 		t.Fatal("no bounties in the result")

@@ -159,6 +159,22 @@ func startServerRunning(t *testing.T, ctrl func(client.Client) report.Reporter, 
 	return c, host, check
 }
 
+// playOut starts tournament id of spec and waits for its result; on a failure it says why the
+// workflows failed.
+func playOut(ctx context.Context, t *testing.T, c client.Client, id string, spec TournamentSpec) (*Tournament, TournamentResult) {
+	t.Helper()
+	tour, err := StartTournament(ctx, c, id, "", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tour.Result(ctx)
+	if err != nil {
+		dumpFailures(t, c, tour.ID)
+		t.Fatal(err)
+	}
+	return tour, res
+}
+
 // TestTournament100PlayersEndToEnd plays a 100-player tournament to the end on a real Temporal
 // server with in-process tables and bots (rules R1, R3-R7, P2-P4).
 func TestTournament100PlayersEndToEnd(t *testing.T) {

@@ -76,15 +76,7 @@ func TestNoShowsFromServedTablesEndToEnd(t *testing.T) { // rule T4
 			// A deadline for a machine many times slower than this one (seconds here).
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 			defer cancel()
-			tour, err := StartTournament(ctx, c, fmt.Sprintf("no-shows-%d", tc.players), "", spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := tour.Result(ctx)
-			if err != nil {
-				dumpFailures(t, c, tour.ID)
-				t.Fatal(err)
-			}
+			tour, res := playOut(ctx, t, c, fmt.Sprintf("no-shows-%d", tc.players), spec)
 			// Each workflow's own record: the tournament's, or each section's (closed at the end, so
 			// Tournament.Tools, which asks the sections in play, no longer reaches them).
 			var withdrawn []director.WithdrawalRecord
