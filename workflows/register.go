@@ -6,6 +6,8 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
 // Register registers the workflows, the table activities over host and the places activity over
@@ -74,6 +76,18 @@ const StateTaskTimeout = time.Minute
 // a worker that dies without shutting down (which frees its sticky queue at once) costs its runs
 // this long before another takes them.
 const StickyTimeout = 30 * time.Second
+
+// WorkflowCacheFor is the sticky workflow cache (worker.SetStickyWorkflowCacheSize, 10,000 runs by
+// default) that keeps every run of one tournament of players entries at tables of tableSize in
+// memory, with a quarter to spare: its tables, its sections and itself. Below it the worker's cache
+// evicts live runs all the time, and each task of an evicted run replays its whole history; the
+// local run of 100,000 entries (11,225 runs) stopped taking the tournament's tasks after 53
+// minutes with every workflow task slot waiting on an evicted run's lock (docs/design.md).
+func WorkflowCacheFor(players, tableSize int) int {
+	tables := (players + max(tableSize, 2) - 1) / max(tableSize, 2)
+	runs := tables + (tables+director.DefaultSectionTables-1)/director.DefaultSectionTables + 1
+	return max(10_000, runs+runs/4)
+}
 
 // WorkerOptions returns opts with this package's defaults where opts leaves them unset: the
 // deadlock detector's DeadlockDetectionTimeout, StickyTimeout, and WorkflowTaskPollers polls on

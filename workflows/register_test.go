@@ -90,3 +90,17 @@ func TestWorkerStartsFirstTaskBehindStickyBacklog(t *testing.T) {
 	}
 	t.Logf("started behind %d busy workflows on 2 task slots; they ran %d tasks meanwhile", busy, busyTasks.Load()-before)
 }
+
+// TestWorkflowCacheHoldsATournament: the worker's cache holds every run of a tournament with room
+// to spare (its tables, sections and itself), never below the SDK's default.
+func TestWorkflowCacheHoldsATournament(t *testing.T) {
+	for _, c := range []struct{ players, size, want int }{
+		{180, 9, 10_000},
+		{100_000, 9, 14_031}, // 11,112 tables, 112 sections, the tournament: 11,225 runs
+		{100_000, 6, 21_043}, // 16,667 tables
+	} {
+		if got := WorkflowCacheFor(c.players, c.size); got != c.want {
+			t.Errorf("%d players at %d: a cache of %d, want %d", c.players, c.size, got, c.want)
+		}
+	}
+}

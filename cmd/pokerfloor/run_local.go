@@ -96,7 +96,8 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		return nil, nil, err
 	}
 	// Two workers: the tournament's and the tables' (their task queue apart, so that the tables'
-	// reports never hold the tournament's tasks up).
+	// reports never hold the tournament's tasks up), with every run of the tournament in their cache.
+	worker.SetStickyWorkflowCacheSize(workflows.WorkflowCacheFor(s.Players, s.TableSize))
 	workers := workflows.NewWorkers(c, workflows.TaskQueue, worker.Options{}, recorder, places)
 	stop := func() {
 		host.Close() // tables first: they report through the worker's workflows
