@@ -309,9 +309,11 @@ func TestManagerLobby(t *testing.T) {
 // annotation.
 const watchedTableID = "spring-workflow/table-001"
 
-// startWatchedTable starts a standalone `pokerfloor table` process (three players, bots at every
-// seat, stacks deep enough to outlast the test) on a loopback address, and returns its IP, its
-// port and its token key.
+// startWatchedTable starts a standalone `pokerfloor table` process (three players, check-folding
+// bots at every seat, so that nobody busts and the process outlasts the test) on a loopback
+// address, and returns its IP, its port and its token key. Random bots once busted two of the
+// three in the four minutes before the test looked (two suites side by side): the table ended and
+// its address refused the spectator's connection.
 func startWatchedTable(t *testing.T, ctx context.Context) (ip string, port int32, key string) {
 	t.Helper()
 	addr := freeAddress(t)
@@ -322,7 +324,7 @@ func startWatchedTable(t *testing.T, ctx context.Context) (ip string, port int32
 	}
 	key = "watch-test-key-of-at-least-32-bytes!"
 	cmd := exec.CommandContext(ctx, os.Args[0], "table", "--standalone", "--players", "ann,bob,cid", "--bots", "all",
-		"--bot-think", "20ms", "--stack", "100000000", "--table", watchedTableID, "--tournament", "spring-workflow",
+		"--bot-strategy", "checkfold", "--bot-think", "20ms", "--stack", "100000000", "--table", watchedTableID, "--tournament", "spring-workflow",
 		"--listen", addr, "--key", key, "--log-level", "error")
 	cmd.Env = append(os.Environ(), asMainEnv+"=1")
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
