@@ -562,10 +562,11 @@ func (s *TournamentState) removeDueNoShows(now time.Time) {
 		return
 	}
 	r := NoShowRequest{By: NoShowRuleBy}
-	if _, err := s.noShows(r, now); err != nil {
+	rem, err := s.noShows(r, now)
+	if err != nil {
 		return // the field would be too small (R5): the director decides, by name
 	}
-	for _, w := range s.RemoveNoShows(r, now) {
+	for _, w := range s.withdrawNoShows(r, rem) {
 		s.player(w.Player).Absent = false
 	}
 }
@@ -601,6 +602,11 @@ func (s *TournamentState) RemoveNoShows(r NoShowRequest, now time.Time) []Withdr
 		s.ChipErrors = append(s.ChipErrors, "no-shows: "+err.Error())
 		return nil
 	}
+	return s.withdrawNoShows(r, rem)
+}
+
+// withdrawNoShows withdraws the no-shows of a removal noShows made for r, and records r's key.
+func (s *TournamentState) withdrawNoShows(r NoShowRequest, rem floor.NoShowRemoval) []WithdrawalRecord {
 	var out []WithdrawalRecord
 	var refs []string
 	for _, u := range rem.Removed {
