@@ -7,8 +7,11 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/pokerfloor/pokerfloor/engine"
+	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
 
@@ -56,5 +59,77 @@ func TestTableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T) {
 	}
 	if len(next.Pending) != 3 {
 		t.Errorf("the next run takes %d orders in, expected the 3 sent", len(next.Pending))
+	}
+}
+
+// TestTableKeepsQuietWhileItsSectionContinues: a table told Order.Quiet (its section is about
+// to continue as new) answers with one event at once and sends nothing more, whatever its hands
+// bring, until an order past the Quiet comes (the section's next run): then what it kept goes,
+// in sequence. Its first event says it can keep quiet.
+func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
+	env := newQuietEnv()
+	env.RegisterWorkflow(TableWorkflow)
+	type told struct {
+		at time.Duration
+		ev director.TableEvent
+	}
+	var events []told
+	start := env.Now()
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		events = append(events, told{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
+	})
+	yes, no := true, false
+	at := func(d time.Duration, o director.Order) {
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(OrdersSignal, []director.Order{o}) }, d)
+	}
+	send := func(d time.Duration, id string, rs ...report.HandResult) {
+		env.RegisterDelayedCallback(func() {
+			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
+				OnReject:   func(e error) { t.Errorf("report %s refused: %v", id, e) },
+				OnComplete: func(any, error) {},
+			}, director.ReportRequest{Results: rs})
+		}, d)
+	}
+	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
+		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
+	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 2500, 1, "b", 500))
+	at(time.Minute, director.Order{Seq: 1, Quiet: &yes})
+	send(2*time.Minute, testTable+"/1", h1) // c busts: news, kept
+	send(3*time.Minute, testTable+"/2", h2)
+	at(4*time.Minute, director.Order{Seq: 1, Quiet: &yes}) // a repeat: nothing
+	at(5*time.Minute, director.Order{Seq: 2, Quiet: &no})  // the section's next run
+	at(6*time.Minute, director.Order{Seq: 3, Close: &director.CloseTableOrder{}})
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range events {
+		t.Logf("event %d at %v: seq %d, quiet %d, busts %d, closed %v", i+1, e.at, e.ev.Seq, e.ev.Quiet, len(e.ev.Busts), e.ev.Closed)
+		if e.ev.Seq != i+1 {
+			t.Errorf("event %d signalled as %d-th: expected in sequence", e.ev.Seq, i+1)
+		}
+	}
+	if len(events) < 4 {
+		t.Fatalf("%d events, expected the first, the answer, the bust kept and the close", len(events))
+	}
+	if first := events[0].ev; !first.Resumed || !first.CanQuiet {
+		t.Errorf("the first event: resumed %v, can keep quiet %v; expected both", first.Resumed, first.CanQuiet)
+	}
+	answer := events[1]
+	if answer.ev.Quiet != 1 || answer.at != time.Minute {
+		t.Errorf("the second event answers Quiet %d at %v, expected Quiet 1 at 1m", answer.ev.Quiet, answer.at)
+	}
+	busts := 0
+	for _, e := range events[2:] {
+		if e.at < 5*time.Minute {
+			t.Errorf("event %d went at %v, while the table kept quiet (until 5m)", e.ev.Seq, e.at)
+		}
+		if e.ev.Quiet != 0 {
+			t.Errorf("event %d answers a Quiet again", e.ev.Seq)
+		}
+		busts += len(e.ev.Busts)
+	}
+	if busts != 1 || !events[len(events)-1].ev.Closed {
+		t.Errorf("%d busts told after the quiet, last event closed %v; expected c's, then the close", busts, events[len(events)-1].ev.Closed)
 	}
 }

@@ -51,12 +51,15 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	}
 	for {
 		err := workflow.Await(ctx, func() bool {
-			return w.orders.Len() > 0 || w.reports == 0 && (w.st.Closed() || w.continueAsNewDue(ctx) && (!w.handshake || !w.asked || w.released()))
+			return w.orders.Len() > 0 || w.reports == 0 && (w.st.Closed() || w.st.QuietOwed || w.continueAsNewDue(ctx) && (!w.handshake || !w.asked || w.released()))
 		})
 		if err != nil {
 			return err
 		}
-		w.drain()
+		w.drain(ctx)
+		if w.st.QuietOwed && w.reports == 0 {
+			w.tell(ctx, func(*director.TableEvent) {}) // the answer to the section's Order.Quiet
+		}
 		if w.reports > 0 || !w.st.Closed() && !w.continueAsNewDue(ctx) {
 			continue
 		}
@@ -107,22 +110,34 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	}
 }
 
-// continueHandshake is the version marker of the continue-as-new handshake (table runs).
-const continueHandshake = "continue-handshake"
+// continueHandshake is the version marker of the continue-as-new handshake (table runs);
+// sectionQuiet the one of keeping quiet while the section continues as new.
+const (
+	continueHandshake = "continue-handshake"
+	sectionQuiet      = "section-quiet"
+)
 
-// drain takes in the orders waiting in the channel, and notes the section's Order.Continue.
-func (w *tableWorkflow) drain() {
+// drain takes in the orders waiting in the channel, notes the section's Order.Continue, and
+// its Order.Quiet and the end of it: then the events kept go.
+func (w *tableWorkflow) drain(ctx workflow.Context) {
+	silent := w.st.Silent()
 	for {
 		var batch []director.Order
 		if !w.orders.ReceiveAsync(&batch) {
-			return
+			break
 		}
 		for _, o := range batch {
 			if o.Continue != nil && o.Seq > w.before && w.asked {
 				w.continueSeq = max(w.continueSeq, o.Seq)
 			}
 		}
+		if w.quiets(ctx) {
+			w.st.NoteQuiet(batch)
+		}
 		w.st.AddOrders(batch)
+	}
+	if silent && !w.st.Silent() {
+		w.resend(ctx)
 	}
 }
 
@@ -167,10 +182,13 @@ type tableWorkflow struct {
 	// the run before had; timerCancelled: a report's wait ended (its timer cancelled) since the
 	// run last looked.
 	handshake, asked bool
-	continueSeq      int
-	before           int
-	timerCancelled   bool
-	wait             waiter
+	// quiet is 1 when the run keeps quiet as its section asks (director.Order.Quiet), -1 when
+	// it does not, 0 until the run has asked its marker (quiets).
+	quiet          int
+	continueSeq    int
+	before         int
+	timerCancelled bool
+	wait           waiter
 }
 
 // mayEnd: the run is due to continue as new and may (by the handshake: its section has let
@@ -232,7 +250,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			return report.State{}, temporal.NewNonRetryableApplicationError(
 				"a newer report from the table's new host supersedes this one", supersededErrorType, nil)
 		}
-		w.drain()
+		w.drain(ctx)
 		w.st.ApplyOrders(&ev)
 		next := w.st.Next(&ev, true)
 		if w.handshake && !w.asked && w.continueAsNewDue(ctx) {
@@ -250,7 +268,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			return next, nil
 		}
 		ok, err := w.wait.within(ctx, left, func() bool {
-			return w.orders.Len() > 0 || w.st.Ready() || w.mayEnd(ctx) || mine != w.latest
+			return w.orders.Len() > 0 || w.st.Ready() || w.st.QuietOwed || w.mayEnd(ctx) || mine != w.latest
 		})
 		if ok || err != nil {
 			w.timerCancelled = true // the wait's timer did not fire: cancelled in this task
@@ -271,13 +289,42 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 // An event whose every attempt failed is kept (TableState.Undelivered) and goes again before the
 // next one, so that the tournament, which takes each table's events in sequence, never waits on a
 // gap.
+//
+// While the section has the table keep quiet (director.TableState.Silent) the events are kept
+// there too, but the one that answers the section's Order.Quiet, which goes with those before it.
 func (w *tableWorkflow) send(ctx workflow.Context, ev director.TableEvent) {
+	ev.CanQuiet = w.quiets(ctx)
 	w.st.Undelivered = append(w.st.Undelivered, ev)
-	w.resend(ctx)
+	if ev.Quiet == 0 {
+		w.resend(ctx)
+		return
+	}
+	w.deliver(ctx)
 }
 
-// resend signals the events not yet delivered, each in a goroutine of its own.
+// quiets reports whether the run keeps quiet when its section asks (director.Order.Quiet):
+// from version 1 of the marker sectionQuiet, asked the first time it is needed, since a
+// report's handler may send the run's first event before the workflow function has got past
+// its handlers (a run recorded before the marker replays without it).
+func (w *tableWorkflow) quiets(ctx workflow.Context) bool {
+	if w.quiet == 0 {
+		w.quiet = -1
+		if workflow.GetVersion(ctx, sectionQuiet, workflow.DefaultVersion, 1) == 1 {
+			w.quiet = 1
+		}
+	}
+	return w.quiet > 0
+}
+
+// resend signals the events not yet delivered, unless the table keeps quiet.
 func (w *tableWorkflow) resend(ctx workflow.Context) {
+	if !w.st.Silent() {
+		w.deliver(ctx)
+	}
+}
+
+// deliver signals the events not yet delivered, each in a goroutine of its own.
+func (w *tableWorkflow) deliver(ctx workflow.Context) {
 	events := w.st.Undelivered
 	w.st.Undelivered = nil
 	for _, ev := range events {

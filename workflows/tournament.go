@@ -105,6 +105,7 @@ func SectionWorkflow(ctx workflow.Context, in TournamentInput) error {
 func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) error {
 	if resumed {
 		s.Resend()
+		s.EndQuiet()
 	} else {
 		// A simulation's pacing near the bubble (director.PaceSlide), the orders resent for a
 		// table's gap (director.PaceResend) and the tables hosted as they start
@@ -232,6 +233,9 @@ type tournamentWorkflow struct {
 	// inflight counts the order signals on their way to each table (continue-as-new's
 	// handshake, tellContinue).
 	inflight map[floor.TableID]int
+	// quietWait runs from the run's first Order.Quiet (askQuiet).
+	quietWait workflow.Future
+	quietLate bool // the wait ran out (logged once)
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -321,7 +325,12 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	// wait again. A handler waiting for a table to apply its order keeps them going.
 	holding := w.continueAsNewDue(ctx) && !s.Finished && workflow.AllHandlersFinished(ctx)
 	if !holding {
-		w.tellContinue(ctx)
+		w.tellContinue(ctx, false)
+	} else if s.Pace >= director.PaceQuiet {
+		// From PaceQuiet the run asks its tables to keep quiet first (link.go, "Quiet"), and a
+		// table that asked to continue as new does so before it is asked.
+		w.tellContinue(ctx, true)
+		w.askQuiet(ctx)
 	}
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
@@ -373,25 +382,51 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 // tellContinue sends Order.Continue, with every order queued for it, to each table that asked
 // to continue as new and to which no order signal is on its way (director.ContinueStep): the
 // table continues as new once it has them, and nothing else is sent to it before its next run
-// says it is up.
-func (w *tournamentWorkflow) tellContinue(ctx workflow.Context) {
+// says it is up. While the run is holding (due to continue as new itself), a table already asked
+// to keep quiet is left to ask again of the next run.
+func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 	s := w.s
 	for i := range s.Tables {
 		t := &s.Tables[i]
-		if t.Continue != director.ContinueAsked || !t.Started || w.inflight[t.ID] > 0 || !s.TellContinue(t.ID) {
+		if t.Continue != director.ContinueAsked || !t.Started || w.inflight[t.ID] > 0 || holding && t.QuietSeq > 0 || !s.TellContinue(t.ID) {
 			continue
 		}
-		var orders []director.Order
-		s.Outbox = slices.DeleteFunc(s.Outbox, func(b director.TableOrders) bool {
-			if b.Table != t.ID {
-				return false
-			}
-			orders = append(orders, b.Orders...)
-			return true
-		})
-		t.Unacked = append(t.Unacked, orders...)
-		w.signal(ctx, t.ID, t.WorkflowID, orders)
+		w.sendQueued(ctx, t)
 	}
+}
+
+// askQuiet sends Order.Quiet, with every order queued for it, to each table the run should ask
+// to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
+// the run continues as new whoever has not answered (QuietWait).
+func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
+	s := w.s
+	if w.quietWait == nil {
+		w.quietWait = workflow.NewTimer(ctx, QuietWait)
+	}
+	for i := range s.Tables {
+		if t := &s.Tables[i]; t.Started && s.QuietAsk(t.ID) {
+			w.sendQueued(ctx, t)
+		}
+	}
+}
+
+// QuietWait bounds how long a run due to continue as new waits for its tables to keep quiet (a
+// table whose answer was lost, or that is gone): past it the run continues as new as before
+// PaceQuiet, and the server may refuse that once for an event that comes in.
+const QuietWait = time.Minute
+
+// sendQueued signals table t every order queued for it.
+func (w *tournamentWorkflow) sendQueued(ctx workflow.Context, t *director.TableRecord) {
+	var orders []director.Order
+	w.s.Outbox = slices.DeleteFunc(w.s.Outbox, func(b director.TableOrders) bool {
+		if b.Table != t.ID {
+			return false
+		}
+		orders = append(orders, b.Orders...)
+		return true
+	})
+	t.Unacked = append(t.Unacked, orders...)
+	w.signal(ctx, t.ID, t.WorkflowID, orders)
 }
 
 // signal sends orders to a table, again while the signal fails (the table may be between two runs:
@@ -713,6 +748,16 @@ func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
 	}
 	if _, rows := w.s.RecordUnwritten(); len(rows) > carryRows {
 		return false
+	}
+	// No table can send an event (they keep quiet as asked), or the wait for them is over.
+	if !w.s.TablesQuiet() {
+		if w.quietWait == nil || !w.quietWait.IsReady() {
+			return false
+		}
+		if !w.quietLate {
+			w.quietLate = true
+			workflow.GetLogger(ctx).Warn("tables not quiet after the wait: continuing as new", "tables", w.s.Unquiet())
+		}
 	}
 	for _, f := range w.pending {
 		if !f.IsReady() {

@@ -1,6 +1,7 @@
 package director
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -134,6 +135,10 @@ func (tr *TableRecord) continueStep(ev TableEvent) {
 	case ev.Continuing && tr.Continue == ContinueNone:
 		tr.Continue = ContinueAsked
 	}
+	tr.CanQuiet = ev.CanQuiet
+	if ev.Quiet > 0 && ev.Quiet == tr.QuietSeq {
+		tr.Quiet = true
+	}
 }
 
 // TellContinue queues Order.Continue for table id, which asked to continue as new, and holds
@@ -171,9 +176,16 @@ func (tr *TableRecord) HoldsOrder(o Order) bool {
 
 // Signalled notes the orders the caller signals to table id. From PaceClosed, once they carry the
 // table's Close nothing more goes to it (Drops).
+// An order past the table's Order.Quiet ends its quiet (QuietSeq).
 func (s *TournamentState) Signalled(id floor.TableID, orders []Order) {
 	tr := s.Table(id)
-	if tr == nil || s.Pace < PaceClosed || !slices.ContainsFunc(orders, func(o Order) bool { return o.Close != nil }) {
+	if tr == nil {
+		return
+	}
+	if tr.QuietSeq > 0 && slices.ContainsFunc(orders, func(o Order) bool { return o.Seq > tr.QuietSeq }) {
+		tr.QuietSeq, tr.Quiet = 0, false
+	}
+	if s.Pace < PaceClosed || !slices.ContainsFunc(orders, func(o Order) bool { return o.Close != nil }) {
 		return
 	}
 	tr.CloseSent = true
@@ -189,3 +201,100 @@ func (s *TournamentState) Signalled(id floor.TableID, orders []Order) {
 func (tr *TableRecord) Drops() bool {
 	return tr.CloseSent && !tr.Lost
 }
+
+// Quiet: a run continues as new by the server's leave only when no event comes in during the
+// task that does it (UnhandledCommand otherwise: the next task takes the event and tries again),
+// and a section's tables send their events whenever they have news: at 100,000 entries every
+// refused continue-as-new left was a section's, for a table's event that came in. So from
+// PaceQuiet a run due to continue as new first asks each of its tables to keep quiet: once none
+// of its order signals to the table is on its way, it sends one more, Order.Quiet, with every
+// order queued for the table, and holds every later one; the table answers with one event
+// (TableEvent.Quiet) and keeps its news from then on. Once every table has answered (or closed),
+// the run continues as new, and the next run sends each table an order past its Quiet (Quiet
+// false, with the orders held), which ends it: the table sends what it kept. A table in its own
+// handshake is asked once its next run is up; a table whose Close went is waited for until it
+// has closed; a table whose run cannot keep quiet (it says so on each event) is not asked.
+
+// QuietAsk queues Order.Quiet for table id when the run should ask it (the caller signals it
+// with every order queued for the table, once none of its signals to the table is on its way),
+// and reports whether it did.
+func (s *TournamentState) QuietAsk(id floor.TableID) bool {
+	tr := s.Table(id)
+	if s.Pace < PaceQuiet || tr == nil || !tr.CanQuiet || tr.Closed || tr.CloseSent || tr.QuietSeq > 0 || tr.Continue != ContinueNone {
+		return false
+	}
+	yes := true
+	s.order(id, Order{Quiet: &yes})
+	tr.QuietSeq, tr.Quiet = tr.Sent, false
+	return true
+}
+
+// TablesQuiet reports whether no table of the run can send it an event: each has closed, kept
+// quiet (answered its Order.Quiet), or runs code that cannot (always true before PaceQuiet).
+func (s *TournamentState) TablesQuiet() bool {
+	if s.Pace < PaceQuiet {
+		return true
+	}
+	for i := range s.Tables {
+		tr := &s.Tables[i]
+		switch {
+		case tr.Closed:
+		case tr.EventSeq > 0 && !tr.CanQuiet: // a run from before PaceQuiet: it cannot be asked
+		case !tr.Quiet || tr.QuietSeq == 0:
+			return false
+		}
+	}
+	return true
+}
+
+// Unquiet describes the tables TablesQuiet waits for, for the log of a run that waited too long.
+func (s *TournamentState) Unquiet() []string {
+	var out []string
+	for i := range s.Tables {
+		tr := &s.Tables[i]
+		if tr.Closed || tr.EventSeq > 0 && !tr.CanQuiet || tr.Quiet && tr.QuietSeq > 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("table %d: quiet asked %d, events %d, acked %d of %d, continue step %d, started %v, close sent %v, gap %d",
+			tr.ID, tr.QuietSeq, tr.EventSeq, tr.Acked, tr.Sent, tr.Continue, tr.Started, tr.CloseSent, tr.Gap))
+	}
+	return out
+}
+
+// EndQuiet queues, for a run that continued one due, an order past each table's Order.Quiet
+// (Quiet false), which ends the table's quiet: it sends what it kept.
+func (s *TournamentState) EndQuiet() {
+	no := false
+	for i := range s.Tables {
+		if tr := &s.Tables[i]; tr.QuietSeq > 0 && !tr.Closed {
+			s.order(tr.ID, Order{Quiet: &no})
+		}
+	}
+}
+
+// NoteQuiet takes the section's Order.Quiet, and its end, from orders as they come in (before
+// AddOrders): a Quiet past every order the table has seen starts it, any later order ends it;
+// a repeat, or an order older than one seen (a stale Quiet among them), changes nothing.
+func (t *TableState) NoteQuiet(orders []Order) {
+	seen := t.Acked
+	if n := len(t.Pending); n > 0 {
+		seen = max(seen, t.Pending[n-1].Seq)
+	}
+	in := slices.SortedFunc(slices.Values(orders), func(a, b Order) int { return a.Seq - b.Seq })
+	for _, o := range in {
+		if o.Seq <= seen {
+			continue
+		}
+		seen = o.Seq
+		switch {
+		case o.Quiet != nil && *o.Quiet:
+			t.Quiet, t.QuietOwed = o.Seq, true
+		case t.Quiet > 0:
+			t.Quiet, t.QuietOwed = 0, false
+		}
+	}
+}
+
+// Silent reports whether the table keeps its events: its section asked it to keep quiet, and the
+// answer went.
+func (t *TableState) Silent() bool { return t.Quiet > 0 && !t.QuietOwed }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // TestLinkDeliversOnceInOrder sends messages through a Link to an Inbox over a channel that loses,
@@ -233,5 +235,129 @@ func TestNothingGoesAfterTheClose(t *testing.T) {
 	s.Signalled(id, orders)
 	if !slices.ContainsFunc(orders, func(o Order) bool { return o.Close != nil }) || orders[len(orders)-1].Continue == nil || !tr.Drops() {
 		t.Errorf("orders %+v: want the Close and the Order.Continue in one signal, then nothing", orders)
+	}
+}
+
+// TestTablesKeepQuietWhileTheRunContinues: a run due to continue as new asks each table that can
+// to keep quiet (Order.Quiet, with the orders queued for it); the table answers with one event
+// and keeps its news until an order past the Quiet comes; the run may continue as new only once
+// every table has answered, and the next run ends each table's quiet. An order signalled after
+// the Quiet (a handler's) ends it as well, and the table is asked again; a stale Quiet (an order
+// past it seen already) and a repeat change nothing; a table that cannot keep quiet, and one
+// whose Close went, are not asked.
+func TestTablesKeepQuietWhileTheRunContinues(t *testing.T) {
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pace != PaceLatest || PaceLatest < PaceQuiet {
+		t.Fatalf("pace %d, expected the latest (%d), which keeps quiet", s.Pace, PaceLatest)
+	}
+	a, b := s.Tables[0].ID, s.Tables[1].ID
+	ia, ib := s.TableInput(a), s.TableInput(b)
+	sta, stb := &ia, &ib
+	tell := func(st *TableState, set func(ev *TableEvent)) TableEvent {
+		t.Helper()
+		var ev TableEvent
+		set(&ev)
+		if !st.Event(&ev, st.Acked, simStart) {
+			t.Fatal("the event is no news")
+		}
+		ev.CanQuiet = st != stb // as the workflow says on every event
+		s.OnEvent(ev)
+		return ev
+	}
+	// deliver hands table st the orders queued for it, as the workflow's signal does.
+	deliver := func(st *TableState, id floor.TableID) []Order {
+		t.Helper()
+		var orders []Order
+		s.Outbox = slices.DeleteFunc(s.Outbox, func(b TableOrders) bool {
+			if b.Table == id {
+				orders = append(orders, b.Orders...)
+			}
+			return b.Table == id
+		})
+		s.Signalled(id, orders)
+		st.NoteQuiet(orders)
+		st.AddOrders(orders)
+		return orders
+	}
+	tell(sta, func(ev *TableEvent) { ev.Resumed = true })
+	if s.TablesQuiet() {
+		t.Fatal("quiet before any table was asked")
+	}
+	tell(stb, func(ev *TableEvent) { ev.Resumed = true }) // a run that cannot keep quiet
+	if s.QuietAsk(b) {
+		t.Error("a table whose run cannot keep quiet was asked")
+	}
+	for i := range s.Tables[2:] {
+		s.Tables[2+i].Closed = true
+	}
+
+	if !s.QuietAsk(a) || s.QuietAsk(a) {
+		t.Fatal("Order.Quiet queued not once")
+	}
+	orders := deliver(sta, a)
+	if q := orders[len(orders)-1]; q.Quiet == nil || !*q.Quiet || q.Seq != s.Table(a).QuietSeq {
+		t.Fatalf("the last order signalled is %+v, expected Order.Quiet %d", q, s.Table(a).QuietSeq)
+	}
+	if sta.Silent() || !sta.QuietOwed {
+		t.Fatal("the table keeps quiet before it has answered")
+	}
+	if s.TablesQuiet() {
+		t.Fatal("quiet before the table answered")
+	}
+	ans := tell(sta, func(*TableEvent) {})
+	if ans.Quiet != s.Table(a).QuietSeq || !sta.Silent() || !s.Table(a).Quiet {
+		t.Fatalf("the answer says %d (expected %d), silent %v, the run heard %v", ans.Quiet, s.Table(a).QuietSeq, sta.Silent(), s.Table(a).Quiet)
+	}
+	if !s.TablesQuiet() {
+		t.Fatal("not quiet with every table quiet, closed, or unable to")
+	}
+	var ev TableEvent
+	if !sta.Event(&ev, sta.Acked, simStart) && ev.Quiet != 0 {
+		t.Error("the answer went twice")
+	}
+
+	// A repeat of the Quiet and a stale one change nothing.
+	sta.NoteQuiet(orders)
+	if !sta.Silent() || sta.QuietOwed {
+		t.Error("a repeated Order.Quiet changed the table's quiet")
+	}
+
+	// An order a handler makes the run send ends the quiet at both ends; the table is asked again.
+	s.order(a, Order{Batch: new(int)})
+	deliver(sta, a)
+	if sta.Silent() || s.Table(a).QuietSeq != 0 || s.TablesQuiet() {
+		t.Fatalf("after a later order: table silent %v, run's quiet %d, tables quiet %v", sta.Silent(), s.Table(a).QuietSeq, s.TablesQuiet())
+	}
+	stale := Order{Seq: s.Table(a).Sent - 1, Quiet: new(bool)}
+	*stale.Quiet = true
+	sta.NoteQuiet([]Order{stale})
+	if sta.Silent() || sta.QuietOwed {
+		t.Error("a stale Order.Quiet (an order past it was seen) started a quiet")
+	}
+	if !s.QuietAsk(a) {
+		t.Fatal("the table not asked again")
+	}
+	deliver(sta, a)
+	tell(sta, func(*TableEvent) {})
+	if !sta.Silent() || !s.TablesQuiet() {
+		t.Fatal("not quiet after the second answer")
+	}
+
+	// The next run ends it: an order past the Quiet.
+	s.Resend()
+	s.EndQuiet()
+	deliver(sta, a)
+	if sta.Silent() || s.Table(a).QuietSeq != 0 {
+		t.Errorf("after the next run's orders: table silent %v, run's quiet %d", sta.Silent(), s.Table(a).QuietSeq)
+	}
+
+	// A table whose Close went is not asked.
+	s.order(a, Order{Close: &CloseTableOrder{}})
+	deliver(sta, a)
+	if s.QuietAsk(a) {
+		t.Error("a table whose Close went was asked to keep quiet")
 	}
 }

@@ -35,6 +35,12 @@ type Order struct {
 	// so that no signal comes in while the table continues as new (link.go). It changes nothing
 	// at the table.
 	Continue *bool `json:"continue,omitempty"`
+	// Quiet asks the table to send nothing more (from PaceQuiet): its section is about to continue
+	// as new, which the server refuses while a signal comes in during that task. The table
+	// answers with one event (TableEvent.Quiet) and then keeps its news until an order past this
+	// one comes (the section's next run sends one at once: Quiet false). It changes nothing at the
+	// table (link.go, "Quiet").
+	Quiet *bool `json:"quiet,omitempty"`
 }
 
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
@@ -163,6 +169,11 @@ type TableEvent struct {
 	// up, and the section's orders may come (again; link.go).
 	Continuing bool `json:"continuing,omitempty"`
 	Resumed    bool `json:"resumed,omitempty"`
+	// CanQuiet says the table's run keeps quiet when its section asks (Order.Quiet); Quiet is
+	// the Seq of the Quiet order this event answers: the table sends nothing after it until an
+	// order past that one comes.
+	CanQuiet bool `json:"canQuiet,omitempty"`
+	Quiet    int  `json:"quiet,omitempty"`
 	// Gap is the Seq of the first order the table holds past one it never received (0: none):
 	// the orders from Acked+1 to Gap-1 are missing, and the table applies nothing until they come
 	// (TournamentState.resendGaps sends them again).

@@ -79,6 +79,11 @@ type TableState struct {
 	// SkipHeld: a hand-for-hand round the table is held in counts as skipped (set by tournaments
 	// from PaceHeldSkip; a table started before waits for its release, as it did).
 	SkipHeld bool `json:"skipHeld,omitempty"`
+	// Quiet is the Seq of the section's Order.Quiet in force (0: none): the table sends no event
+	// until an order past it comes; QuietOwed: the event that answers it has not gone yet
+	// (link.go, "Quiet").
+	Quiet     int  `json:"quiet,omitempty"`
+	QuietOwed bool `json:"quietOwed,omitempty"`
 	// Undelivered are events whose signal failed every attempt: they go again, before the next,
 	// so that the tournament never waits on a gap in the sequence.
 	Undelivered []TableEvent `json:"undelivered,omitempty"`
@@ -645,9 +650,12 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) || // out of credit
-		(t.TellGaps && t.Gap() != t.ReportedGap)
+		(t.TellGaps && t.Gap() != t.ReportedGap) || t.QuietOwed
 	if !news {
 		return false
+	}
+	if t.QuietOwed {
+		ev.Quiet, t.QuietOwed = t.Quiet, false
 	}
 	t.EventSeq++
 	ev.Table, ev.Seq, ev.Acked, ev.Gap = t.Number, t.EventSeq, t.Acked, t.Gap()

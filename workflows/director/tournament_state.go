@@ -199,6 +199,12 @@ type TableRecord struct {
 	// CloseSent: from PaceClosed, the table's Close was signalled (Signalled): nothing more goes
 	// to it (Drops).
 	CloseSent bool `json:"closeSent,omitempty"`
+	// CanQuiet: the table's run keeps quiet when asked (its last event's CanQuiet); QuietSeq is the Seq
+	// of the Order.Quiet signalled to it and in force (0: none: no order went after it), Quiet that
+	// the table has answered it and sends nothing more (link.go, "Quiet").
+	CanQuiet bool `json:"canQuiet,omitempty"`
+	QuietSeq int  `json:"quietSeq,omitempty"`
+	Quiet    bool `json:"quiet,omitempty"`
 	// PauseSeq is the Seq of the pause order the table was sent while the clock is paused (0:
 	// running): once it has acknowledged it, it deals no more and its stacks are final.
 	PauseSeq int `json:"pauseSeq,omitempty"`
@@ -818,7 +824,8 @@ func (s *TournamentState) Resend() {
 // PaceReportUpdate the one from which a section's news goes to the tournament as an Update (the
 // server holds at most ten of a run's in flight, and none waits among the events buffered while a
 // task of the tournament's runs), not as a signal; PaceHeldSkip the one from which a table held
-// in a hand-for-hand round counts the round as skipped (TableState.SkipHeld).
+// in a hand-for-hand round counts the round as skipped (TableState.SkipHeld); PaceQuiet the one
+// from which a run due to continue as new first asks its tables to keep quiet (link.go, "Quiet").
 const (
 	PaceSlide        = 1
 	PaceResend       = 2
@@ -830,8 +837,9 @@ const (
 	PaceHostBatch    = 8
 	PaceReportUpdate = 9
 	PaceHeldSkip     = 10
+	PaceQuiet        = 11
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceHeldSkip
+	PaceLatest = PaceQuiet
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
@@ -1311,7 +1319,8 @@ func (s *TournamentState) watchTables(now time.Time) {
 		if t.Closed || t.Closing || !t.Started {
 			continue
 		}
-		if t.LastNews.IsZero() || t.EventSeq != t.HeardSeq {
+		// News, or quiet as asked (a run continuing as new asks its tables to be: link.go).
+		if t.LastNews.IsZero() || t.EventSeq != t.HeardSeq || t.Quiet {
 			t.LastNews, t.HeardSeq = now, t.EventSeq
 			continue
 		}
