@@ -63,8 +63,11 @@ const WorkflowTaskPollers = 4
 // workflows with the largest state and histories: a task that replays a section's history after
 // its cache entry was evicted took over the server's default of 10 s with two test suites side by
 // side on 2 cores (TestHundredThousandEntriesWithinTemporalsLimits: two tasks failed "context
-// deadline exceeded"). Continued runs keep it.
-const StateTaskTimeout = time.Minute
+// deadline exceeded"). Continued runs keep it. It is the server's most (two minutes): at 100,000
+// entries in one process (pokerfloor run) sections' tasks took up to 22 s and waited up to 28 s,
+// and a task that times out is not only done again: its worker drops the run from its cache, so
+// the next replays the whole history, slower still.
+const StateTaskTimeout = 2 * time.Minute
 
 // StickyTimeout is how long a workflow task waits on its worker's sticky queue (the worker that
 // has the run cached) before the server moves it to the task queue, where any worker takes it

@@ -56,7 +56,7 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	// The outage must begin before level 2 is due: on a machine too slow for that at one speed,
 	// the test starts again at a slower one (the speed sets only how long it takes). It begins
 	// when nothing is in flight (waitQuiet): a workflow task or an activity that the stopped
-	// worker had taken is lost and runs again only after its timeout (StateTaskTimeout, a minute),
+	// worker had taken is lost and runs again only after its timeout (StateTaskTimeout, two minutes),
 	// past every level of the schedule. Should one be lost all the same, the test starts again.
 	var (
 		tour               *Tournament

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -163,6 +164,9 @@ const ReportSectionActivity = "ReportSection"
 // (at 40,000 entries, 45 sections, a report waited 38 s on average so, the longest the
 // activity's whole two minutes; with tries of a second, 7 s; at 100,000 tries of three seconds
 // hosted every table sooner than tries of one, 2:41 against 4:16, for the same 17 s a report).
+// A try that times out makes the next longer, and a refused one waits a little (growing, with
+// jitter) before the next: a tournament whose tasks took 27 s under 112 sections' tries every
+// three seconds stopped taking any report at all (pokerfloor run --players 100000).
 func ReportSection(ctx context.Context, tournament string, r SectionEvents) error {
 	if len(r.Events) == 0 {
 		return nil
@@ -175,8 +179,16 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 		Args:         []any{r},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	}
+	try, pause := reportTry, time.Duration(0)
 	for {
-		tctx, cancel := context.WithTimeout(ctx, reportTry)
+		if pause > 0 {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(pause + rand.N(pause)):
+			}
+		}
+		tctx, cancel := context.WithTimeout(ctx, try)
 		h, err := c.UpdateWorkflow(tctx, opts)
 		if err == nil {
 			err = h.Get(tctx, nil)
@@ -194,9 +206,26 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 			return err
 		case !timedOut && !errors.As(err, &busy):
 			return err // the activity's retry policy tries again
+		case timedOut:
+			// The tournament is slow to take it: the next try waits longer, rather than sending
+			// it again every few seconds (the same Update, taken once, but each try is a request
+			// on the tournament's state, and 112 sections' tries held a slow tournament back).
+			try, pause = min(2*try, reportTryMost), 0
+		default:
+			// Ten of the run's Updates are in flight: a pause, growing and spread, before the next.
+			pause = min(max(2*pause, reportBusyPause), reportBusyPauseMost)
 		}
 	}
 }
+
+// reportTryMost bounds a try of ReportSection once tries have timed out; reportBusyPause and
+// reportBusyPauseMost the pause after a try refused for the Updates in flight (to which up to as
+// much again is added at random, so that sections refused together do not come back together).
+const (
+	reportTryMost       = 30 * time.Second
+	reportBusyPause     = 100 * time.Millisecond
+	reportBusyPauseMost = 2 * time.Second
+)
 
 // reportTry bounds one try of ReportSection's Update.
 const reportTry = 3 * time.Second

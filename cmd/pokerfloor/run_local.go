@@ -98,7 +98,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	// Two workers: the tournament's and the tables' (their task queue apart, so that the tables'
 	// reports never hold the tournament's tasks up), with every run of the tournament in their cache.
 	worker.SetStickyWorkflowCacheSize(workflows.WorkflowCacheFor(s.Players, s.TableSize))
-	workers := workflows.NewWorkers(c, workflows.TaskQueue, worker.Options{}, recorder, places)
+	workers := workflows.NewWorkers(c, workflows.TaskQueue, worker.Options{StickyScheduleToStartTimeout: localStickyTimeout}, recorder, places)
 	stop := func() {
 		host.Close() // tables first: they report through the worker's workflows
 		for _, w := range workers {
@@ -212,3 +212,10 @@ func sdkLogger(logs io.Writer) sdklog.Logger {
 	}
 	return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(logs, nil)))
 }
+
+// localStickyTimeout is how long a task waits for the local run's worker on its sticky queue
+// before the server moves it to the task queue. The process has one worker: moved, the task
+// comes back to it, which then drops the run from its cache and replays its whole history. At
+// 100,000 entries sections' tasks waited up to 28 s for the busy worker, near the shared
+// workers' 30 s (workflows.StickyTimeout), and each one moved made the worker slower still.
+const localStickyTimeout = 5 * time.Minute
