@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -83,6 +84,7 @@ func newRunCommand(v *viper.Viper, start startTournamentFunc) *cobra.Command {
 	addPlayFlags(f)    // run_play.go
 	addWebFlags(f)     // run_web.go
 	addMetricsFlags(f) // run_telemetry.go
+	addPprofFlags(f)   // run_pprof.go
 	return cmd
 }
 
@@ -111,6 +113,8 @@ type runSettings struct {
 	Web webSettings
 	// Metrics serves the OpenTelemetry metrics (run_telemetry.go).
 	Metrics metricsSettings
+	// Pprof serves Go's profiling endpoints (run_pprof.go; nil: none).
+	Pprof net.Listener
 	// Bounty makes the tournament a progressive knockout; Satellite pays seats (nil: neither).
 	Bounty    *floor.Bounty
 	Satellite *floor.Satellite
@@ -199,7 +203,10 @@ func parseRunSettings(v *viper.Viper) (runSettings, error) {
 	if s.Web, err = parseWebSettings(v); err != nil {
 		return s, err
 	}
-	s.Metrics, err = parseMetricsSettings(v)
+	if s.Metrics, err = parseMetricsSettings(v); err != nil {
+		return s, err
+	}
+	s.Pprof, err = parsePprofSettings(v)
 	return s, err
 }
 

@@ -21,6 +21,7 @@ import (
 // dir. A signal stops it in order: see interrupted.
 func runTournament(ctx context.Context, s runSettings, start startTournamentFunc, stdout, stderr io.Writer) error {
 	began := time.Now()
+	defer servePprof(s.Pprof, stderr)() // run_pprof.go
 	var logs io.Writer
 	if s.Verbose {
 		logs = stderr

@@ -150,6 +150,7 @@ func TestRunBadSettingsExitTwo(t *testing.T) {
 		{"env verbose word", map[string]string{"POKERFLOOR_RUN_VERBOSE": "maybe"}, nil, `--verbose "maybe": true or false`},
 		{"env fresh word", map[string]string{"POKERFLOOR_RUN_FRESH": "please"}, nil, `--fresh "please": true or false`},
 		{"config players word", nil, []string{"--config", wordsCfg}, `--players "many" is not a whole number`},
+		{"pprof address", nil, []string{"--pprof", "127.0.0.1:notaport"}, "--pprof 127.0.0.1:notaport"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
