@@ -341,6 +341,12 @@ func (s *Server) Dial(opts client.Options) (client.Client, error) {
 	if opts.Namespace == "" {
 		opts.Namespace = s.namespace
 	}
+	if opts.ConnectionOptions.GrpcCompression == nil {
+		// The SDK gzips every request by default, and the server then every answer: on loopback
+		// that only burns CPU the server needs (about 4% of a 100,000-entry run's profile went
+		// to deflate).
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
 	return client.Dial(opts)
 }
 
