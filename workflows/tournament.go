@@ -114,8 +114,9 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		// an emptied section's entries handed on (director.PaceHandOn), nothing sent to a table
 		// after its Close (director.PaceClosed), the hosts' calls in batches (director.PaceHostBatch),
 		// a section's news sent up as an Update (director.PaceReportUpdate), a held table's
-		// hand-for-hand round skipped (director.PaceHeldSkip); a run recorded before them replays
-		// without them.
+		// hand-for-hand round skipped (director.PaceHeldSkip), the tables kept quiet while the run
+		// continues as new (director.PaceQuiet), one order signal at a time on its way to a table
+		// (director.PaceOneSignal); a run recorded before them replays without them.
 		s.Pace = int(workflow.GetVersion(ctx, "pace", workflow.DefaultVersion, director.PaceLatest))
 	}
 	s.Trace = traceEvents
@@ -332,13 +333,19 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 		w.tellContinue(ctx, true)
 		w.askQuiet(ctx)
 	}
+	// From PaceOneSignal a table has at most one signal of orders on its way: what is queued for
+	// it meanwhile goes in one signal once that one is done (director.MergeOutbox says why).
+	oneSignal := s.Pace >= director.PaceOneSignal
+	if oneSignal {
+		s.Outbox = director.MergeOutbox(s.Outbox)
+	}
 	kept := s.Outbox[:0]
 	for _, b := range s.Outbox {
 		t := s.Table(b.Table)
 		if t != nil && t.Drops() {
 			continue
 		}
-		if t == nil || !t.Started || holding {
+		if t == nil || !t.Started || holding || oneSignal && w.inflight[t.ID] > 0 {
 			kept = append(kept, b)
 			continue
 		}
@@ -404,7 +411,11 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 		w.quietWait = workflow.NewTimer(ctx, QuietWait)
 	}
 	for i := range s.Tables {
-		if t := &s.Tables[i]; t.Started && s.QuietAsk(t.ID) {
+		t := &s.Tables[i]
+		if s.Pace >= director.PaceOneSignal && w.inflight[t.ID] > 0 {
+			continue // asked once that signal is done (the run asks at each step while it is due)
+		}
+		if t.Started && s.QuietAsk(t.ID) {
 			w.sendQueued(ctx, t)
 		}
 	}

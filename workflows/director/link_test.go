@@ -361,3 +361,35 @@ func TestTablesKeepQuietWhileTheRunContinues(t *testing.T) {
 		t.Error("a table whose Close went was asked to keep quiet")
 	}
 }
+
+// TestMergeOutboxOneBatchATable: MergeOutbox gathers each table's queued orders into one batch, by
+// their numbers, each once (a resend of orders also still queued), tables in their first order.
+func TestMergeOutboxOneBatchATable(t *testing.T) {
+	hold, release := true, false
+	out := []TableOrders{
+		{Table: 3, Orders: []Order{{Seq: 7, Hold: &hold}}},
+		{Table: 1, Orders: []Order{{Seq: 2, Hold: &hold}}},
+		{Table: 3, Orders: []Order{{Seq: 5, Hold: &release}, {Seq: 6, Hold: &hold}, {Seq: 7, Hold: &hold}}},
+		{Table: 1, Orders: []Order{{Seq: 3, Hold: &release}}},
+	}
+	got := MergeOutbox(out)
+	var seqs [][]int
+	var tables []floor.TableID
+	for _, b := range got {
+		tables = append(tables, b.Table)
+		var s []int
+		for _, o := range b.Orders {
+			s = append(s, o.Seq)
+		}
+		seqs = append(seqs, s)
+	}
+	if !slices.Equal(tables, []floor.TableID{3, 1}) || len(seqs) != 2 || !slices.Equal(seqs[0], []int{5, 6, 7}) || !slices.Equal(seqs[1], []int{2, 3}) {
+		t.Errorf("merged: tables %v, orders %v; want tables [3 1], orders [[5 6 7] [2 3]]", tables, seqs)
+	}
+	if len(out) != 4 || out[0].Table != 3 || len(out[0].Orders) != 1 {
+		t.Errorf("the queue given was changed: %+v", out)
+	}
+	if MergeOutbox(nil) != nil {
+		t.Error("an empty queue merged into something")
+	}
+}
