@@ -825,7 +825,9 @@ func (s *TournamentState) Resend() {
 // server holds at most ten of a run's in flight, and none waits among the events buffered while a
 // task of the tournament's runs), not as a signal; PaceHeldSkip the one from which a table held
 // in a hand-for-hand round counts the round as skipped (TableState.SkipHeld); PaceQuiet the one
-// from which a run due to continue as new first asks its tables to keep quiet (link.go, "Quiet").
+// from which a run due to continue as new first asks its tables to keep quiet (link.go, "Quiet");
+// PaceSectionQuiet the one from which a section due to continue as new first asks its tournament
+// to hold its orders (link.go, "A section's quiet").
 const (
 	PaceSlide        = 1
 	PaceResend       = 2
@@ -838,8 +840,9 @@ const (
 	PaceReportUpdate = 9
 	PaceHeldSkip     = 10
 	PaceQuiet        = 11
+	PaceSectionQuiet = 12
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceQuiet
+	PaceLatest = PaceSectionQuiet
 )
 
 // GapResendWait is how long the tournament lets a table wait on a gap in its orders (a signal
