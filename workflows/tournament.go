@@ -212,7 +212,8 @@ type tournamentWorkflow struct {
 	events workflow.ReceiveChannel
 	// orders are a section's orders from the tournament (nil for the tournament itself); upBusy
 	// says a report to the tournament is under way; upGone that the tournament's workflow is over
-	// (a report refused for it: nothing more is sent, and no ask of its leave is waited for).
+	// (a report refused for it: nothing more is sent, and the run continues as new without asking
+	// it to hold the orders).
 	orders workflow.ReceiveChannel
 	upBusy bool
 	upGone bool
@@ -332,8 +333,9 @@ func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
 	})
 }
 
-// holdDue: the section's run, due to continue as new, has its ask of the tournament to send
-// (reportUp, in process), and nothing else may come in to wake it.
+// holdDue: the section's run, due to continue as new, still has to ask its tournament to hold
+// its orders (reportUp sends the ask, in process): its wait ends for it, since nothing else may
+// come in to end it (its tables may be quiet already).
 func (w *tournamentWorkflow) holdDue() bool {
 	s := w.s
 	return s.Section != nil && s.Pace >= director.PaceSectionQuiet && s.Section.Hold == director.HoldNone &&
