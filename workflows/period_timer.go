@@ -23,6 +23,12 @@ func (p *periodTimer) arm(ctx workflow.Context, now time.Time, cs floor.ClockSta
 	if ok && !cs.Paused && !cs.Final && cs.Remaining > 0 {
 		at = now.Add(cs.Remaining)
 	}
+	p.armAt(ctx, now, at)
+}
+
+// armAt keeps the timer on at (zero: none runs). The tournament also keeps one so on the end of
+// its sections' quiet (director.TopState.QuietEnds).
+func (p *periodTimer) armAt(ctx workflow.Context, now, at time.Time) {
 	if p.timer != nil && !p.timer.IsReady() && p.at.Equal(at) {
 		return
 	}

@@ -83,6 +83,8 @@ type runLimits struct {
 	// history.maxTotalUpdates, 2,000, in a run); reportSignals the sections' reports that came as
 	// signals (none from director.PaceReportUpdate: they are Updates, never buffered).
 	updates, reportSignals int
+	// sectionOrders counts the tournament's order signals a section's run took.
+	sectionOrders int
 	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
 	// how long they took from their scheduling to their completion, in all and the longest.
 	reports                   int
@@ -165,6 +167,14 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 					}
 				}
 			}
+			if what == SectionOrdersSignal {
+				var orders []director.Numbered[director.SectionOrder]
+				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &orders); err == nil {
+					for _, o := range orders {
+						what += fmt.Sprintf(" %d", o.Seq)
+					}
+				}
+			}
 			if what == TableEventSignal {
 				var te director.TableEvent
 				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &te); err == nil {
@@ -196,8 +206,11 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			l.updates++
 
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
-			if ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() == SectionEventsSignal {
+			switch ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() {
+			case SectionEventsSignal:
 				l.reportSignals++
+			case SectionOrdersSignal:
+				l.sectionOrders++
 			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
 			l.continueAsNew = proto.Size(ev.GetWorkflowExecutionContinuedAsNewEventAttributes().GetInput())
@@ -411,11 +424,11 @@ func startedOfType(ctx context.Context, c client.Client, kind string) (int64, er
 // the tournament, a section and a table have each continued as new (the thresholds lowered for
 // it), then reads the server's history of every run and checks it against Temporal's limits:
 // every continue-as-new input at most 256 KB, never more than 1,000 pending children,
-// activities or signals in a run, no workflow task failed, no table's continue-as-new refused
-// for what came in during its task (UnhandledCommand: a table continues as new by a handshake
-// with its section), and no section's or tournament's for a table's event (its tables keep quiet
-// as it continues as new); what else came in during a refused task is counted. It logs where its
-// time goes, phase by phase.
+// activities or signals in a run, no workflow task failed, and no run's continue-as-new (or a
+// table's end) refused for what came in during its task (UnhandledCommand): a table continues as
+// new by a handshake with its section, a section's and a tournament's tables keep quiet as it
+// does, and a section's tournament holds its orders (director's link.go, "A section's quiet").
+// What came in during a refused task is logged. It logs where its time goes, phase by phase.
 // POKERFLOOR_SECTION_TABLES=12000 runs the same test on one section (the shape before sections),
 // which fails it; POKERFLOOR_SCALE_ENTRIES=20000 on a smaller field, to try a change first.
 func TestHundredThousandEntriesWithinTemporalsLimits(t *testing.T) {
@@ -442,11 +455,28 @@ func TestSectionsContinueAsNewWithTheirTablesQuiet(t *testing.T) {
 	playWithinLimits(t, limitsRun{entries: 3000, sectionTables: 32, sectionRuns: 30, sectionAfter: 300})
 }
 
+// TestSectionsContinueAsNewWhileTheirOrdersHeld plays 1,500 entries in 11 sections of 16 tables
+// that continue as new every 200 events, while the director pauses and resumes the clock every
+// 50 ms (each a Pause order the tournament signals to every section), until the sections have
+// continued as new 40 times, and checks every run's history as
+// TestHundredThousandEntriesWithinTemporalsLimits does: above all, that no section's
+// continue-as-new was refused for the tournament's orders that came in during its task (its
+// tournament holds them while it continues as new: director's link.go, "A section's quiet"),
+// and that the orders went on arriving.
+func TestSectionsContinueAsNewWhileTheirOrdersHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server and 167 tables")
+	}
+	playWithinLimits(t, limitsRun{entries: 1500, sectionTables: 16, sectionRuns: 40, sectionAfter: 200, clockEvery: 50 * time.Millisecond})
+}
+
 // limitsRun is one play of playWithinLimits: the field, its sections' size (0: the default),
 // how many times the sections must have continued as new (in all) before the play stops, and
-// after how many events they do.
+// after how many events they do; clockEvery, if set, is how often the director pauses or resumes
+// the clock during the play, so that the tournament's orders to its sections keep coming.
 type limitsRun struct {
 	entries, sectionTables, sectionRuns, sectionAfter int
+	clockEvery                                        time.Duration
 }
 
 // playWithinLimits starts a tournament of run.entries on a real Temporal server, plays it until
@@ -497,6 +527,33 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		t.Fatal(err)
 	}
 	phase.reached(fmt.Sprintf("%d entries registered (the tournament started)", entries))
+	clockActions := 0
+	stopClock := func() {}
+	if run.clockEvery > 0 {
+		// The director pauses and resumes the clock, again and again: each action is a Pause
+		// order to every section, so that orders come in while the sections continue as new.
+		cctx, ccancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			paused := false
+			for cctx.Err() == nil {
+				kind := floor.ClockPause
+				if paused {
+					kind = floor.ClockResume
+				}
+				if _, err := tour.ClockAction(cctx, ClockRequest{Kind: kind, By: "test", Reason: "orders to the sections"}); err == nil {
+					paused = !paused
+					clockActions++
+				}
+				select {
+				case <-cctx.Done():
+				case <-time.After(run.clockEvery):
+				}
+			}
+		}()
+		stopClock = func() { ccancel(); <-done }
+	}
 	kinds := []string{"TournamentWorkflow", "SectionWorkflow", "TableWorkflow"}
 	if sections == 0 {
 		kinds = []string{"TournamentWorkflow", "TableWorkflow"}
@@ -569,6 +626,10 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		case <-time.After(2 * time.Second):
 		}
 	}
+	stopClock()
+	if run.clockEvery > 0 {
+		t.Logf("%d clock actions (each a Pause order to every section)", clockActions)
+	}
 	local.Close() // the tables stop dealing: the histories stand still while they are read
 	phase.reached("the tables stopped")
 	ids := []string{tour.ID}
@@ -609,7 +670,8 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	bufferedWhat := map[string]map[string]int{} // what came in during each kind's fullest task
 	slowestByKind := map[string]time.Duration{}
 	timedOut := map[string]int{} // kind: timeout type
-	var tablesRefused []string
+	var refused []string
+	sectionOrders := 0                // the tournament's order signals the sections' runs took
 	updatesByKind := map[string]int{} // the most Updates one run of each kind accepted
 	reportSignals := 0
 	var reports runLimits // the sections' reports: their count, time in all, the slowest
@@ -642,22 +704,30 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		for name, n := range l.unhandledBy {
 			unhandledBy[l.kind+" <- "+name] += n
 		}
-		if l.unhandled > 0 && l.kind == "TableWorkflow" {
-			// A table continues as new by its handshake with its section (director.ContinueStep),
-			// and ends after its Close (director.PaceClosed): nothing may come in during either
-			// task. Told after the summary, so that the end of the output (all CI keeps of a long
-			// one) has the story.
+		sectionOrders += l.sectionOrders
+		if l.unhandled > 0 {
+			// Nothing may come in during the task that continues a run as new, or ends a table's:
+			// a table continues as new by its handshake with its section (director.ContinueStep)
+			// and ends after its Close (director.PaceClosed); a section's or tournament's tables
+			// keep quiet as it continues as new (director.PaceQuiet), and a section's tournament
+			// holds its orders (director.PaceSectionQuiet). Told after the summary, so that the
+			// end of the output (all CI keeps of a long one) has the story.
 			end := "continue-as-new"
 			if l.completed {
-				end = "end (after its Close)"
+				end = "end"
 			}
-			tablesRefused = append(tablesRefused, fmt.Sprintf("%s run %s: %d completions of its %s refused for what came in during the task (%v: %v); expected none, the table's section holds its orders",
-				l.id, l.run, l.unhandled, end, l.unhandledBy, l.refused))
-		}
-		if n := l.unhandledBy["signal "+TableEventSignal]; n > 0 && l.kind != "TableWorkflow" {
-			// From PaceQuiet a run due to continue as new has its tables keep quiet first.
-			tablesRefused = append(tablesRefused, fmt.Sprintf("%s run %s: %d completions refused for a table's event that came in during the task (%v: %v); expected none, its tables keep quiet as it continues as new",
-				l.id, l.run, n, l.unhandledBy, l.refused))
+			var why []string
+			if l.kind == "TableWorkflow" {
+				why = append(why, "the table's section holds its orders")
+			}
+			if l.unhandledBy["signal "+TableEventSignal] > 0 {
+				why = append(why, "its tables keep quiet as it continues as new")
+			}
+			if l.unhandledBy["signal "+SectionOrdersSignal] > 0 {
+				why = append(why, "its tournament holds its orders as it continues as new")
+			}
+			refused = append(refused, fmt.Sprintf("%s run %s: %d completions of its %s refused for what came in during the task (%v: %v); expected none (%s)",
+				l.id, l.run, l.unhandled, end, l.unhandledBy, l.refused, strings.Join(why, "; ")))
 		}
 		if l.taskFailed > 0 {
 			t.Errorf("%s run %s: %d workflow tasks failed (the last: %s)", l.id, l.run, l.taskFailed, l.failure)
@@ -685,16 +755,19 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		largestCAN.continueAsNew, largestCAN.kind, largestCAN.id, canByKind, largest.input, largest.id, most.children, most.acts, most.signals)
 	t.Logf("by kind: the most events that came in during one task %v (the server fails a task past 100: %v), tasks off the sticky queue %v, the slowest task %v, tasks timed out %v",
 		bufferedByKind, bufferedWhat, offStickyByKind, slowestByKind, timedOut)
-	// A section's tables keep quiet as it continues as new; the tournament's orders to its
-	// sections have no such handshake yet (docs/design.md, "What is not there yet"): what came
-	// in during refused tasks is counted, by receiver and signal.
+	// Every refusal fails the test (below); what came in during them is counted, by receiver and
+	// signal, for the log.
 	t.Logf("%d continue-as-new completions refused for what came in during the task (UnhandledCommand, retried by the next task), by receiver <- what: %v",
 		unhandled, unhandledBy)
+	t.Logf("%d order signals of the tournament's taken by its sections' runs", sectionOrders)
+	if run.clockEvery > 0 && sectionOrders < run.sectionRuns {
+		t.Errorf("the sections took %d of the tournament's order signals while they continued as new %d times: expected the clock's orders to keep coming", sectionOrders, run.sectionRuns)
+	}
 	sink.mu.Lock()
 	t.Logf("%d places written out", len(sink.places))
 	sink.mu.Unlock()
 	t.Logf("phases: %v", phase)
-	for _, r := range tablesRefused {
+	for _, r := range refused {
 		t.Error(r)
 	}
 }

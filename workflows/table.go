@@ -27,16 +27,25 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	if err := workflow.SetQueryHandler(ctx, TableStateQuery, func() (director.TableState, error) { return *w.st, nil }); err != nil {
 		return err
 	}
+	// A report that came with the run's first task is handled as soon as its handler is set (the
+	// SDK yields to it there): from version 1 of the marker handlersLast it finds the run's
+	// markers read. Before, it waited with the SDK's AwaitWithTimeout, whose timer nobody
+	// cancelled, and 20 s later the timer fired during the task that ended the table (once in a
+	// run of TestSectionsContinueAsNewWhileTheirOrdersHeld, once in one of
+	// TestSectionsContinueAsNewWithTheirTablesQuiet). A run recorded before reads them after, as
+	// it did.
+	late := workflow.GetVersion(ctx, handlersLast, workflow.DefaultVersion, 1) == workflow.DefaultVersion
+	if !late {
+		w.readMarkers(ctx)
+	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ReportUpdate, w.report, workflow.UpdateHandlerOptions{
 		Validator: w.validate,
 	}); err != nil {
 		return err
 	}
-	// From version 1 of the marker a run continues as new by the handshake with its section
-	// (director.ContinueStep), so that no order signal comes in as it does; a run recorded
-	// before replays without it.
-	w.handshake = workflow.GetVersion(ctx, continueHandshake, workflow.DefaultVersion, 1) == 1
-	w.wait = newWaiter(ctx)
+	if late {
+		w.readMarkers(ctx)
+	}
 	if w.handshake {
 		// Orders up to here were the run before's, its Order.Continue among them.
 		w.before = w.st.Acked
@@ -111,11 +120,22 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 }
 
 // continueHandshake is the version marker of the continue-as-new handshake (table runs);
-// sectionQuiet the one of keeping quiet while the section continues as new.
+// sectionQuiet the one of keeping quiet while the section continues as new; handlersLast the
+// one from which the run reads its markers before it sets its report's handler.
 const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
+	handlersLast      = "handlers-last"
 )
+
+// readMarkers reads the run's version markers that its report's handler depends on. From
+// version 1 of the marker continueHandshake a run continues as new by the handshake with its
+// section (director.ContinueStep), so that no order signal comes in as it does; a run recorded
+// before replays without it.
+func (w *tableWorkflow) readMarkers(ctx workflow.Context) {
+	w.handshake = workflow.GetVersion(ctx, continueHandshake, workflow.DefaultVersion, 1) == 1
+	w.wait = newWaiter(ctx)
+}
 
 // drain takes in the orders waiting in the channel, notes the section's Order.Continue, and
 // its Order.Quiet and the end of it: then the events kept go.

@@ -18,6 +18,12 @@ import (
 type SectionEvents struct {
 	Section int                                        `json:"section"`
 	Events  []director.Numbered[director.SectionEvent] `json:"events"`
+	// From director.PaceSectionQuiet, Run is the section's run that sends the report (0 before);
+	// Quiet asks the tournament to hold the section's orders while that run continues as new
+	// (director's link.go, "A section's quiet"). Either may come with no events: the ask, and a
+	// run's first report, which ends the quiet.
+	Run   int  `json:"run,omitempty"`
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // PlaceSink takes the places of a tournament of sections as they are given (its state keeps only
@@ -90,11 +96,13 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 			w.process(ctx)
 			if !t.Finished {
 				w.clock.stop()
+				w.quietEnd.stop()
 				return TournamentResult{}, workflow.NewContinueAsNewError(ctx, TournamentWorkflow, TournamentInput{Spec: t.Spec, Top: t})
 			}
 			continue
 		}
 		w.armClock(ctx)
+		w.quietEnd.armAt(ctx, workflow.Now(ctx), t.QuietEnds())
 		w.wake = false
 		var err error
 		if t.Finished {
@@ -103,11 +111,16 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 			var ok bool
 			ok, err = w.wait.within(ctx, closeWait, func() bool { return w.events.Len() > 0 || len(w.reports) > 0 || w.wake })
 			if err == nil && !ok {
-				break
+				if !t.EndQuiets() {
+					break
+				}
+				// A quiet section's Close, held for its next run, goes now, and the end waits for
+				// it once more.
 			}
 		} else {
 			err = workflow.Await(ctx, func() bool {
-				return w.events.Len() > 0 || len(w.reports) > 0 || w.wake || w.clockFired() || w.continueAsNewDue(ctx) && w.quiet(ctx)
+				return w.events.Len() > 0 || len(w.reports) > 0 || w.wake || w.clockFired() || w.quietEnd.fired() ||
+					w.continueAsNewDue(ctx) && w.quiet(ctx)
 			})
 		}
 		if err == nil {
@@ -116,6 +129,7 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		if err != nil {
 			dctx, _ := workflow.NewDisconnectedContext(ctx)
 			t.Finish(workflow.Now(dctx))
+			t.EndQuiets() // every section takes its Close now: nothing of this run is left to send it
 			w.send(dctx)
 			_ = workflow.Await(dctx, func() bool { return len(w.signalling) == 0 })
 			return TournamentResult{}, temporal.NewCanceledError()
@@ -151,6 +165,9 @@ type topRun struct {
 	writing    bool
 
 	clock periodTimer
+	// quietEnd runs to the end of the sections' quiet that began first (director.SectionQuietWait),
+	// past which their held orders go.
+	quietEnd periodTimer
 }
 
 func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
@@ -186,6 +203,9 @@ func (w *topRun) process(ctx workflow.Context) {
 	}
 	w.reports = nil
 	now := workflow.Now(ctx)
+	for _, n := range w.t.EndLateQuiets(now) {
+		workflow.GetLogger(ctx).Warn("section quiet past its wait (its next run has not reported): its orders go", "section", n, "wait", director.SectionQuietWait)
+	}
 	w.t.Tick(now)
 	w.t.Step(now)
 }
@@ -210,7 +230,8 @@ func (w *topRun) startSection(ctx workflow.Context, sec director.SectionStart) {
 }
 
 // send signals each section its queued orders (one signal at a time a section, all its queued
-// orders in it) and writes the places out.
+// orders in it), but a quiet one's (it continues as new: director's link.go, "A section's quiet"),
+// and writes the places out.
 func (w *topRun) send(ctx workflow.Context) {
 	if w.starting > 0 {
 		return // the orders wait for every section to have started
@@ -226,7 +247,7 @@ func (w *topRun) send(ctx workflow.Context) {
 	}
 	for i := range w.t.Sections {
 		r := &w.t.Sections[i]
-		if w.signalling[r.Number] || r.Phase == director.SectionClosed {
+		if w.signalling[r.Number] || r.Phase == director.SectionClosed || r.Holds() {
 			continue
 		}
 		msgs := r.Orders.Take()
@@ -298,11 +319,17 @@ func (w *topRun) register(ctx workflow.Context) error {
 	}
 	return errors.Join(
 		// A section's report is taken in as it comes and processed with the rest (process); the
-		// Update completes at once, which lets the section send its next.
+		// Update completes at once, which lets the section send its next. A report that asks for
+		// the section's orders to be held (it continues as new once answered) makes it quiet:
+		// send holds its orders from now on, and the answer waits until none of its order
+		// signals is on its way, so that none can come in as the section continues as new.
 		workflow.SetUpdateHandler(ctx, SectionEventsUpdate, func(ctx workflow.Context, se SectionEvents) error {
 			w.reports = append(w.reports, se)
 			w.wake = true
-			return nil
+			if !t.Heard(se.Section, se.Run, se.Quiet, workflow.Now(ctx)) {
+				return nil
+			}
+			return workflow.Await(ctx, func() bool { return !w.signalling[se.Section] })
 		}),
 		setKeyedUpdate(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) error { return t.VerifyClock(r) },

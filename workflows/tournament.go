@@ -151,7 +151,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		w.wake = false
 		err := workflow.Await(ctx, func() bool {
 			return w.events.Len() > 0 || w.orders != nil && w.orders.Len() > 0 || len(w.inbox) > 0 || w.wake || w.clockFired() ||
-				w.continueAsNewDue(ctx) && w.quiet(ctx)
+				w.continueAsNewDue(ctx) && (w.quiet(ctx) || w.holdDue())
 		})
 		if err == nil {
 			// Await returns as soon as its condition holds, even when the tournament is cancelled:
@@ -213,7 +213,8 @@ type tournamentWorkflow struct {
 	events workflow.ReceiveChannel
 	// orders are a section's orders from the tournament (nil for the tournament itself); upBusy
 	// says a report to the tournament is under way; upGone that the tournament's workflow is over
-	// (a report refused for it: nothing more is sent).
+	// (a report refused for it: nothing more is sent, and the run continues as new without asking
+	// it to hold the orders).
 	orders workflow.ReceiveChannel
 	upBusy bool
 	upGone bool
@@ -279,38 +280,67 @@ func (w *tournamentWorkflow) process(ctx workflow.Context) {
 // cannot pile their news into the events that wait while one of the tournament's tasks runs
 // (the server fails the task past 100: 94 section signals came in during one 29-second task at
 // 100,000 entries under load). Before it a report was a signal, accepted by the server whatever
-// the tournament was doing.
+// the tournament was doing. A run due to continue as new sends nothing more (the next run sends
+// what is queued) but, from director.PaceSectionQuiet, one report that asks the tournament to
+// hold its orders, given QuietWait (director's link.go, "A section's quiet"); and the first
+// report of a run that continued one goes even with no news: it ends that hold.
 func (w *tournamentWorkflow) reportUp(ctx workflow.Context) {
-	sec := w.s.Section
+	s := w.s
+	sec := s.Section
 	if sec == nil {
 		return
 	}
-	if ev, ok := w.s.SectionReport(); ok {
+	if ev, ok := s.SectionReport(); ok {
 		sec.Events.Send(ev)
 	}
-	if w.upBusy || w.upGone || w.continueAsNewDue(ctx) && !w.s.Finished {
-		return // the next run sends what is queued
+	if w.upBusy || w.upGone {
+		return
+	}
+	ask := false
+	if w.continueAsNewDue(ctx) && !s.Finished {
+		if ask = s.AskHold(); !ask {
+			return // the next run sends what is queued
+		}
 	}
 	msgs := sec.Events.Take()
-	if len(msgs) == 0 {
+	if len(msgs) == 0 && !ask && !sec.FirstReport {
 		return
 	}
 	w.upBusy = true
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		defer func() { w.upBusy = false; w.wake = true }()
-		report := SectionEvents{Section: sec.Number, Events: msgs}
+		report := SectionEvents{Section: sec.Number, Events: msgs, Run: s.ReportRun(), Quiet: ask}
 		var sent bool
-		if w.s.Pace >= director.PaceReportUpdate {
-			sent, w.upGone = reportSection(ctx, sec.Parent, report)
+		if s.Pace >= director.PaceReportUpdate {
+			var within time.Duration
+			if ask {
+				within = QuietWait
+			}
+			sent, w.upGone = reportSection(ctx, sec.Parent, report, within)
 		} else {
 			sent = retrySignal(ctx, sec.Parent, SectionEventsSignal, report, nil)
 		}
 		if sent {
-			sec.Events.Ack(msgs[len(msgs)-1].Seq) // the tournament has it: it takes every signal before it continues as new
+			if len(msgs) > 0 {
+				sec.Events.Ack(msgs[len(msgs)-1].Seq) // the tournament has it: it takes every signal before it continues as new
+			}
+			sec.FirstReport = false
 		} else {
 			sec.Events.Resend()
 		}
+		if ask {
+			s.HoldAnswer(sent)
+		}
 	})
+}
+
+// holdDue: the section's run, due to continue as new, still has to ask its tournament to hold
+// its orders (reportUp sends the ask, in process): its wait ends for it, since nothing else may
+// come in to end it (its tables may be quiet already).
+func (w *tournamentWorkflow) holdDue() bool {
+	s := w.s
+	return s.Section != nil && s.Pace >= director.PaceSectionQuiet && s.Section.Hold == director.HoldNone &&
+		!s.Finished && !w.upBusy && !w.upGone
 }
 
 // send opens the new tables, signals the orders to the tables that have started, and lets the
@@ -755,6 +785,11 @@ func (w *tournamentWorkflow) allClosed() bool {
 // events behind such refusals at 20,000 entries were a section's own orders delivered).
 func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
 	if !workflow.AllHandlersFinished(ctx) || w.busy > 0 || w.upBusy || w.writing || w.sending > 0 {
+		return false
+	}
+	// A section's tournament holds its orders, or the ask was not answered in time (link.go, "A
+	// section's quiet").
+	if !w.s.HoldDone() && !w.upGone {
 		return false
 	}
 	if _, rows := w.s.RecordUnwritten(); len(rows) > carryRows {

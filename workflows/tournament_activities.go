@@ -168,13 +168,13 @@ const ReportSectionActivity = "ReportSection"
 // jitter) before the next: a tournament whose tasks took 27 s under 112 sections' tries every
 // three seconds stopped taking any report at all (pokerfloor run --players 100000).
 func ReportSection(ctx context.Context, tournament string, r SectionEvents) error {
-	if len(r.Events) == 0 {
+	if len(r.Events) == 0 && r.Run == 0 {
 		return nil
 	}
 	c := activity.GetClient(ctx)
 	opts := client.UpdateWorkflowOptions{
 		WorkflowID:   tournament,
-		UpdateID:     fmt.Sprintf("section-%d-events-%d", r.Section, r.Events[len(r.Events)-1].Seq),
+		UpdateID:     reportID(r),
 		UpdateName:   SectionEventsUpdate,
 		Args:         []any{r},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
@@ -218,6 +218,25 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 	}
 }
 
+// reportID is the Update ID of a section's report. From director.PaceSectionQuiet it names the
+// section's run and the ask: the same events sent again by a later run (after an ask whose
+// answer was lost) are another report, whose run ends the tournament's hold on the section's
+// orders, and an ask is never taken for a report without it.
+func reportID(r SectionEvents) string {
+	last := 0
+	if n := len(r.Events); n > 0 {
+		last = r.Events[n-1].Seq
+	}
+	if r.Run == 0 {
+		return fmt.Sprintf("section-%d-events-%d", r.Section, last)
+	}
+	id := fmt.Sprintf("section-%d-run-%d-events-%d", r.Section, r.Run, last)
+	if r.Quiet {
+		id += "-quiet"
+	}
+	return id
+}
+
 // reportTryMost bounds a try of ReportSection once tries have timed out; reportBusyPause and
 // reportBusyPauseMost the pause after a try refused for the Updates in flight (to which up to as
 // much again is added at random, so that sections refused together do not come back together).
@@ -234,10 +253,13 @@ const reportTry = 3 * time.Second
 const tournamentGone = "TournamentGone"
 
 // reportSection runs ReportSection and reports whether the tournament took the report in, and
-// whether its workflow is over (nothing more can be given to it).
-func reportSection(ctx workflow.Context, tournament string, r SectionEvents) (taken, over bool) {
+// whether its workflow is over (nothing more can be given to it). within, if not 0, bounds the
+// report's tries in all: a section that asks its tournament to hold its orders does not wait
+// longer than that to continue as new (director's link.go, "A section's quiet").
+func reportSection(ctx workflow.Context, tournament string, r SectionEvents, within time.Duration) (taken, over bool) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * StateTaskTimeout,
+		StartToCloseTimeout:    2 * StateTaskTimeout,
+		ScheduleToCloseTimeout: within,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
 	})

@@ -3,6 +3,7 @@ package director
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
@@ -298,3 +299,143 @@ func (t *TableState) NoteQuiet(orders []Order) {
 // Silent reports whether the table keeps its events: its section asked it to keep quiet, and the
 // answer went.
 func (t *TableState) Silent() bool { return t.Quiet > 0 && !t.QuietOwed }
+
+// A section's quiet: the tournament's orders to a section are signals too, and one that came in
+// during the task that continued the section as new had the server refuse it (UnhandledCommand;
+// once the tables kept quiet, the last refusals at 100,000 entries). So from PaceSectionQuiet a
+// section due to continue as new asks its tournament to hold its orders: its next report, sent
+// once no report of its own is on its way and beside its tables' quiet, says so (Quiet), and
+// every report names its run (SectionRole.Run). The tournament marks the section quiet (Heard),
+// holds every later order to it (queued on its Link, as while a signal to it is on its way) and
+// answers the report only once none of its order signals to the section is on its way; the
+// section, answered, takes in every order that came and continues as new. Its next run's first
+// report, whatever it carries, ends the quiet, and the held orders go. Neither side waits without
+// end: the section gives its ask a bound (the workflows' QuietWait), past which it continues as
+// new unanswered, as before; and the tournament holds a section's orders at most
+// SectionQuietWait, then sends them whether or not the section's next run has said it is up (a
+// section that is gone, or whose report is lost). A report from a run older than one heard from
+// (an ask that came late) changes nothing. Before, a section asked its tournament for leave to
+// continue and waited for it: at 100,000 entries the sections' continues-as-new starved.
+
+// SectionQuietWait bounds how long the tournament holds a quiet section's orders: twice the minute
+// a section gives its ask and then its tables (the workflows' QuietWait), so that a section that
+// continues as new within its own bounds finds its orders held.
+const SectionQuietWait = 2 * time.Minute
+
+// HoldStep is where a section's run is in asking its tournament to hold its orders.
+type HoldStep int
+
+const (
+	HoldNone       HoldStep = iota // not asked
+	HoldAsked                      // the ask is on its way (a report that says Quiet)
+	HoldGranted                    // the tournament holds the orders: the run may continue as new
+	HoldUnanswered                 // the ask failed or ran out of time: the run continues as new without
+)
+
+// AskHold reports whether a section due to continue as new asks its tournament now to hold its
+// orders (the report the caller sends now says so), and notes the ask: once a run, from
+// PaceSectionQuiet, and not by a section that ends instead.
+func (s *TournamentState) AskHold() bool {
+	sec := s.Section
+	if sec == nil || s.Pace < PaceSectionQuiet || s.Finished || sec.Hold != HoldNone {
+		return false
+	}
+	sec.Hold = HoldAsked
+	return true
+}
+
+// HoldAnswer notes the outcome of the ask: the tournament took it (granted: it holds the
+// orders), or the report failed or ran out of time.
+func (s *TournamentState) HoldAnswer(granted bool) {
+	sec := s.Section
+	if sec == nil || sec.Hold != HoldAsked {
+		return
+	}
+	sec.Hold = HoldUnanswered
+	if granted {
+		sec.Hold = HoldGranted
+	}
+}
+
+// HoldDone reports whether, as far as its tournament's orders go, the run may continue as new:
+// the ask was answered either way (or the run is from before PaceSectionQuiet, or no section).
+func (s *TournamentState) HoldDone() bool {
+	sec := s.Section
+	return sec == nil || s.Pace < PaceSectionQuiet || sec.Hold == HoldGranted || sec.Hold == HoldUnanswered
+}
+
+// ReportRun is the run the section's reports name: 0 before PaceSectionQuiet, which the
+// tournament takes as a section that never asks.
+func (s *TournamentState) ReportRun() int {
+	if s.Section == nil || s.Pace < PaceSectionQuiet {
+		return 0
+	}
+	return s.Section.Run
+}
+
+// Heard takes the run a report of section n names and whether it asks for its orders to be held
+// (quiet), at now, and reports whether the section is quiet for that ask: the caller answers the
+// report only once none of its order signals to the section is on its way. A report from a later
+// run than the quiet one ends the quiet; one from an earlier run than the latest heard, or an ask
+// whose quiet ran out (EndLateQuiets), changes nothing.
+func (t *TopState) Heard(n, run int, quiet bool, now time.Time) bool {
+	r := t.Section(n)
+	if r == nil || run == 0 || run < r.Run {
+		return false
+	}
+	r.Run = run
+	if r.Quiet && run > r.QuietRun {
+		r.Quiet, r.QuietSince = false, time.Time{}
+	}
+	if !quiet || r.Phase == SectionClosed {
+		return false
+	}
+	if r.QuietRun != run {
+		r.QuietRun, r.Quiet, r.QuietSince = run, true, now
+	}
+	return r.Quiet
+}
+
+// Holds reports whether the orders to section r wait, queued: it is quiet as it continues as new.
+func (r *SectionRecord) Holds() bool { return r.Quiet && r.Phase != SectionClosed }
+
+// QuietEnds is when the quiet that began first ends (SectionQuietWait after it began); zero when
+// no section is quiet.
+func (t *TopState) QuietEnds() time.Time {
+	var first time.Time
+	for _, r := range t.Sections {
+		if r.Holds() && (first.IsZero() || r.QuietSince.Before(first)) {
+			first = r.QuietSince
+		}
+	}
+	if first.IsZero() {
+		return first
+	}
+	return first.Add(SectionQuietWait)
+}
+
+// EndLateQuiets ends every quiet that has lasted SectionQuietWait at now, and returns those
+// sections, for the log: their orders go whether or not their next run has said it is up.
+func (t *TopState) EndLateQuiets(now time.Time) []int {
+	var late []int
+	for i := range t.Sections {
+		if r := &t.Sections[i]; r.Holds() && !now.Before(r.QuietSince.Add(SectionQuietWait)) {
+			r.Quiet, r.QuietSince = false, time.Time{}
+			late = append(late, r.Number)
+		}
+	}
+	return late
+}
+
+// EndQuiets ends every section's quiet, and reports whether one was: a tournament that ends
+// (cancelled, or done waiting for its sections to close) sends its sections their Close before
+// its run ends, whatever they are doing.
+func (t *TopState) EndQuiets() bool {
+	ended := false
+	for i := range t.Sections {
+		if r := &t.Sections[i]; r.Holds() {
+			r.Quiet, r.QuietSince, ended = false, time.Time{}, true
+		}
+	}
+	return ended
+}

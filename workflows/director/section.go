@@ -175,6 +175,13 @@ type SectionRole struct {
 	Closing  bool         `json:"closing,omitempty"`
 	// Ended: the section's workflow is ending (its tables closed, or the wait for them over).
 	Ended bool `json:"ended,omitempty"`
+	// From PaceSectionQuiet (link.go, "A section's quiet"): Run numbers the section's runs from 1
+	// (ResumeSection counts each run after the first), and every report names it; Hold is where
+	// the run is in asking its tournament to hold its orders while it continues as new; FirstReport
+	// says the run continued one and its first report, which ends the hold, has not been taken yet.
+	Run         int      `json:"run,omitempty"`
+	Hold        HoldStep `json:"hold,omitempty"`
+	FirstReport bool     `json:"firstReport,omitempty"`
 }
 
 // NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
@@ -185,7 +192,7 @@ func NewSectionState(parent string, number int, spec TournamentSpec, tables []fl
 	id := SectionWorkflowID(parent, number)
 	s := &TournamentState{ID: id, Spec: spec, Seed: mix(seed, 1<<43+uint64(number)), Started: now, Period: -1, Pace: PaceLatest}
 	s.Spec.ContinueAsNewAfter = spec.SectionContinueAsNewAfter
-	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000}
+	s.Section = &SectionRole{Number: number, Parent: parent, NextTable: floor.TableID(number+1) * 1_000_000, Run: 1}
 	s.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack}
 	s.Entries = spec.entries(0, 0, 0) // the buy-in, for refunds (the pool is the tournament's)
 	for _, ft := range tables {

@@ -62,13 +62,19 @@ func (s *TournamentState) money() SectionMoney {
 }
 
 // ResumeSection readies the state a section's run handed on when it continued as new: what its
-// last run delivered is not known (the events go again), and a state from before the sections
-// reported their money counts the money it has as told (its draw's, which the tournament counted).
+// last run delivered is not known (the events go again), a state from before the sections
+// reported their money counts the money it has as told (its draw's, which the tournament counted),
+// and from PaceSectionQuiet the run is counted and has its first report to send (link.go).
 func (s *TournamentState) ResumeSection() {
 	sec := s.Section
 	sec.Events.Resend()
 	if sec.Reported.IsZero() {
 		sec.Reported = s.money()
+	}
+	if s.Pace >= PaceSectionQuiet {
+		// A new run: its first report ends the tournament's hold on its orders (link.go).
+		sec.Run++
+		sec.Hold, sec.FirstReport = HoldNone, true
 	}
 }
 

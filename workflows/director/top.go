@@ -37,6 +37,13 @@ type SectionRecord struct {
 	Events Inbox[SectionEvent] `json:"events"`
 	// Last is the section's counts as of its last event (its news taken out).
 	Last SectionEvent `json:"last"`
+	// From the section's PaceSectionQuiet (link.go, "A section's quiet"): Run is the latest of
+	// the section's runs the tournament has heard from; QuietRun the last run that asked for its
+	// orders to be held while it continues as new, and Quiet that they are held, since QuietSince.
+	Run        int       `json:"run,omitempty"`
+	QuietRun   int       `json:"quietRun,omitempty"`
+	Quiet      bool      `json:"quiet,omitempty"`
+	QuietSince time.Time `json:"quietSince,omitzero"`
 }
 
 // TopHandForHand is the bubble's play across the sections (R7): every section's tables deal one

@@ -827,7 +827,9 @@ func (s *TournamentState) Resend() {
 // in a hand-for-hand round counts the round as skipped (TableState.SkipHeld); PaceQuiet the one
 // from which a run due to continue as new first asks its tables to keep quiet (link.go, "Quiet");
 // PaceOneSignal the one from which a run has at most one signal of orders on its way to a table
-// and sends what was queued meanwhile in one signal after it (MergeOutbox).
+// and sends what was queued meanwhile in one signal after it (MergeOutbox); PaceSectionQuiet the
+// one from which a section due to continue as new first asks its tournament to hold its orders
+// (link.go, "A section's quiet").
 const (
 	PaceSlide        = 1
 	PaceResend       = 2
@@ -841,8 +843,9 @@ const (
 	PaceHeldSkip     = 10
 	PaceQuiet        = 11
 	PaceOneSignal    = 12
+	PaceSectionQuiet = 13
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceOneSignal
+	PaceLatest = PaceSectionQuiet
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
