@@ -14,7 +14,7 @@ func TestConfigFileKeys(t *testing.T) {
 		want             []string // each in the one line of stderr; none: accepted
 	}{
 		{"camel case key", "a.yaml", "run:\n  tableSize: 6\n",
-			[]string{"unknown key run.tableSize (did you mean run.table-size?)", "run takes bounty, bounty-cash, data-dir, fresh, hand-histories, metrics, output, play, play-bot-think, play-listen, players, satellite, seed, speed, structure, table-size, verbose, web"}},
+			[]string{"unknown key run.tableSize (did you mean run.table-size?)", "run takes bounty, bounty-cash, data-dir, fresh, hand-histories, metrics, output, play, play-bot-think, play-listen, players, pprof, satellite, seed, speed, structure, table-size, verbose, web"}},
 		{"typo", "b.yaml", "run:\n  seeed: 7\n", []string{"unknown key run.seeed (did you mean run.seed?)"}},
 		{"two unknown keys", "c.toml", "[run]\nseeed = 7\nplayer = 20\n",
 			[]string{"unknown keys run.player (did you mean run.players?), run.seeed (did you mean run.seed?); run takes "}},
