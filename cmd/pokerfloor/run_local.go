@@ -214,8 +214,11 @@ func sdkLogger(logs io.Writer) sdklog.Logger {
 }
 
 // localStickyTimeout is how long a task waits for the local run's worker on its sticky queue
-// before the server moves it to the task queue. The process has one worker: moved, the task
-// comes back to it, which then drops the run from its cache and replays its whole history. At
-// 100,000 entries sections' tasks waited up to 28 s for the busy worker, near the shared
-// workers' 30 s (workflows.StickyTimeout), and each one moved made the worker slower still.
-const localStickyTimeout = 5 * time.Minute
+// before the server moves it to the task queue, where the worker takes it after a replay of the
+// run's history: the shared workers' 30 s (workflows.StickyTimeout). Five minutes (3 December:
+// at 100,000 entries sections' tasks waited up to 28 s for the busy worker, and each one moved
+// made the worker slower still) held a killed run's tasks that long on the dead worker's sticky
+// queue after a restart, and the tournament's queries as long (the server tries a sticky query
+// for the whole timeout): with two test suites side by side the resumed run could not say where
+// it was within a minute (TestRunInterruptThenResume, TestRunResumesAfterKills, 4 December).
+const localStickyTimeout = workflows.StickyTimeout

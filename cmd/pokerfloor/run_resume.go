@@ -194,9 +194,11 @@ func plural(n int, thing string) string {
 }
 
 // progressSoon asks for the progress until the worker answers: just after a start it may be
-// replaying the tournament's history. A minute is generous for a machine five times slower.
+// replaying the tournament's history, and after a kill the tournament's query first waits for
+// the dead worker's sticky queue (localStickyTimeout). Two minutes hold on a machine five times
+// slower.
 func progressSoon(ctx context.Context, t tournament) (workflows.Progress, error) {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	for {
 		p, err := t.Progress(ctx)
