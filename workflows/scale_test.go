@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"errors"
+	"net/http"
+	_ "net/http/pprof"
 	"slices"
 
 	"github.com/pokerfloor/pokerfloor/engine/report"
@@ -81,8 +83,10 @@ type runLimits struct {
 	refused []string
 	// updates counts the Updates the run accepted (the server takes at most
 	// history.maxTotalUpdates, 2,000, in a run); reportSignals the sections' reports that came as
-	// signals (none from director.PaceReportUpdate: they are Updates, never buffered).
-	updates, reportSignals int
+	// signals (none from director.PaceReportUpdate: they are Updates, never buffered), and
+	// eventSignals the tables' events that came as signals (none from the tables' marker
+	// event-updates: DeliverTableEvents).
+	updates, reportSignals, eventSignals int
 	// sectionOrders counts the tournament's order signals a section's run took.
 	sectionOrders int
 	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
@@ -209,6 +213,8 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			switch ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() {
 			case SectionEventsSignal:
 				l.reportSignals++
+			case TableEventSignal:
+				l.eventSignals++
 			case SectionOrdersSignal:
 				l.sectionOrders++
 			}
@@ -485,6 +491,11 @@ type limitsRun struct {
 // limits (TestHundredThousandEntriesWithinTemporalsLimits).
 func playWithinLimits(t *testing.T, run limitsRun) {
 	entries, sectionTables := run.entries, run.sectionTables
+	if addr := os.Getenv("POKERFLOOR_PPROF"); addr != "" {
+		// Go's profiles of the whole test process (the server, the workers, the tables) while
+		// it plays: POKERFLOOR_PPROF=127.0.0.1:6061.
+		go func() { t.Log(http.ListenAndServe(addr, nil)) }()
+	}
 	phase := newPhases(t)
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
 	c := srv.GetDefaultClient()
@@ -673,7 +684,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	var refused []string
 	sectionOrders := 0                // the tournament's order signals the sections' runs took
 	updatesByKind := map[string]int{} // the most Updates one run of each kind accepted
-	reportSignals := 0
+	reportSignals, eventSignals := 0, 0
 	var reports runLimits // the sections' reports: their count, time in all, the slowest
 	for _, l := range runs {
 		reports.reports += l.reports
@@ -682,6 +693,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		byKind[l.kind]++
 		updatesByKind[l.kind] = max(updatesByKind[l.kind], l.updates)
 		reportSignals += l.reportSignals
+		eventSignals += l.eventSignals
 		if l.updates > maxRunUpdates {
 			t.Errorf("%s run %s accepted %d Updates (the server takes at most %d in a run)", l.id, l.run, l.updates, maxRunUpdates)
 		}
@@ -745,6 +757,9 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	}
 	if reportSignals > 0 {
 		t.Errorf("%d sections' reports came to the tournament as signals; expected every one an Update (director.PaceReportUpdate)", reportSignals)
+	}
+	if eventSignals > 0 {
+		t.Errorf("%d tables' events came to their sections as signals; expected every one in an Update (DeliverTableEvents)", eventSignals)
 	}
 	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v", len(runs), byKind, notStarted, updatesByKind)
 	if reports.reports > 0 {
