@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -22,16 +23,12 @@ import (
 // section's orders 1 and 3 (its Order.Continue) come, order 2 only later: the table continues
 // as new once it has order 2, not before, and not before it has asked.
 func TestTableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T) {
-	eachDelivery(t, tableContinuesAsNewOnlyWhenItsSectionHolds)
-}
-
-func tableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T, signals bool) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	asked := time.Duration(-1)
 	start := env.Now()
-	onTableEvents(env, signals, func(ev director.TableEvent) {
-		if ev.Continuing && asked < 0 {
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		if ev := args.Get(4).(director.TableEvent); ev.Continuing && asked < 0 {
 			asked = env.Now().Sub(start)
 		}
 	})
@@ -70,10 +67,6 @@ func tableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T, signals bool) {
 // bring, until an order past the Quiet comes (the section's next run): then what it kept goes,
 // in sequence. Its first event says it can keep quiet.
 func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
-	eachDelivery(t, tableKeepsQuietWhileItsSectionContinues)
-}
-
-func tableKeepsQuietWhileItsSectionContinues(t *testing.T, signals bool) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	type told struct {
@@ -82,8 +75,8 @@ func tableKeepsQuietWhileItsSectionContinues(t *testing.T, signals bool) {
 	}
 	var events []told
 	start := env.Now()
-	onTableEvents(env, signals, func(ev director.TableEvent) {
-		events = append(events, told{env.Now().Sub(start), ev})
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		events = append(events, told{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
 	})
 	yes, no := true, false
 	at := func(d time.Duration, o director.Order) {

@@ -12,10 +12,6 @@ const (
 	OrdersSignal = "orders"
 	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (director.TableEvent).
 	TableEventSignal = "table-event"
-	// TableEventsUpdate carries a TableWorkflow's news to its section, or to a tournament of one
-	// section ([]director.TableEvent, in order), from the table's marker event-updates (sent by
-	// the local activity DeliverTableEvents); TableEventSignal before.
-	TableEventsUpdate = "table-events"
 	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
 	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
 	// tournament (SectionEvents) in a run of a pace before director.PaceReportUpdate, and

@@ -1,8 +1,6 @@
 package workflows
 
 import (
-	"errors"
-	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -123,13 +121,11 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 
 // continueHandshake is the version marker of the continue-as-new handshake (table runs);
 // sectionQuiet the one of keeping quiet while the section continues as new; handlersLast the
-// one from which the run reads its markers before it sets its report's handler; eventUpdates
-// the one from which its events go to the section as Updates (deliverByUpdate).
+// one from which the run reads its markers before it sets its report's handler.
 const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
 	handlersLast      = "handlers-last"
-	eventUpdates      = "event-updates"
 )
 
 // readMarkers reads the run's version markers that its report's handler depends on. From
@@ -208,10 +204,7 @@ type tableWorkflow struct {
 	handshake, asked bool
 	// quiet is 1 when the run keeps quiet as its section asks (director.Order.Quiet), -1 when
 	// it does not, 0 until the run has asked its marker (quiets).
-	quiet int
-	// updates is 1 when the run sends its events as Updates (byUpdate), -1 when as signals, 0
-	// until the run has asked its marker.
-	updates        int
+	quiet          int
 	continueSeq    int
 	before         int
 	timerCancelled bool
@@ -350,13 +343,8 @@ func (w *tableWorkflow) resend(ctx workflow.Context) {
 	}
 }
 
-// deliver sends the events not yet delivered: from version 1 of the marker eventUpdates as
-// Updates on the section (deliverByUpdate), before it as signals, each in a goroutine of its own.
+// deliver signals the events not yet delivered, each in a goroutine of its own.
 func (w *tableWorkflow) deliver(ctx workflow.Context) {
-	if w.byUpdate(ctx) {
-		w.deliverByUpdate(ctx)
-		return
-	}
 	events := w.st.Undelivered
 	w.st.Undelivered = nil
 	for _, ev := range events {
@@ -369,96 +357,6 @@ func (w *tableWorkflow) deliver(ctx workflow.Context) {
 		})
 	}
 }
-
-// byUpdate reports whether the run sends its events as Updates (deliverByUpdate): from version 1
-// of the marker eventUpdates, asked the first time an event goes (a run recorded before it
-// replays with its signals).
-func (w *tableWorkflow) byUpdate(ctx workflow.Context) bool {
-	if w.updates == 0 {
-		w.updates = -1
-		if workflow.GetVersion(ctx, eventUpdates, workflow.DefaultVersion, 1) == 1 {
-			w.updates = 1
-		}
-	}
-	return w.updates > 0
-}
-
-// deliverByUpdate sends the events not yet delivered to the section in one Update
-// (TableEventsUpdate, by the local activity DeliverTableEvents), and what comes meanwhile in the
-// next once that one is taken in: a table has at most one Update on its way.
-//
-// Why not signals: the server takes a signal whatever its receiver is doing, and holds those
-// that come while one of the receiver's workflow tasks runs; past 100
-// (history.maximumBufferedEventsBatch) it fails that task (ForceCloseCommand). A section has
-// about a hundred tables, and during one task of 67 s on CI's busy machine 101 of their events
-// came in. An Update is held apart from the history, ten at most in flight a run (the rest are
-// refused, ResourceExhausted, and tried again), so that however many tables a section has and
-// however long its task, what its tables send cannot fail it: the tables wait instead.
-//
-// An Update that was not taken in (the section busy past eventUpdateWait, or between two runs)
-// is tried again after a pause, growing to two seconds; the events stay in order, and the
-// section takes each once whatever the repeats (by its sequence number). While the table keeps
-// quiet (director.TableState.Silent) only the answer to the section's Order.Quiet goes, with the
-// events before it.
-func (w *tableWorkflow) deliverByUpdate(ctx workflow.Context) {
-	if w.sending > 0 || len(w.due()) == 0 {
-		return // the Update on its way sends what is due once it is taken
-	}
-	w.sending++
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		defer func() { w.sending-- }()
-		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-			ScheduleToCloseTimeout: eventUpdateWait,
-			RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: 1},
-		})
-		delay := 50 * time.Millisecond
-		for k := 1; ; {
-			events := slices.Clone(w.due())
-			if len(events) == 0 {
-				return
-			}
-			w.st.Undelivered = w.st.Undelivered[len(events):]
-			err := workflow.ExecuteLocalActivity(lctx, DeliverTableEvents, w.st.Tournament, events).Get(ctx, nil)
-			if err == nil {
-				k, delay = 1, 50*time.Millisecond
-				continue
-			}
-			w.st.Undelivered = append(events, w.st.Undelivered...)
-			var app *temporal.ApplicationError
-			if errors.As(err, &app) && app.Type() == sectionGone {
-				k = maxSignalAttempts // nobody to tell: the table keeps them
-			}
-			if k >= maxSignalAttempts || ctx.Err() != nil {
-				workflow.GetLogger(ctx).Warn("events not delivered", "workflow", w.st.Tournament, "events", len(events), "attempts", k, "error", err)
-				return // they go again with the next event, or the next report
-			}
-			k++
-			if workflow.Sleep(ctx, delay) != nil {
-				return
-			}
-			delay = min(2*delay, 2*time.Second)
-		}
-	})
-}
-
-// due returns the events to deliver now: every one kept, or while the table keeps quiet those up
-// to the answer to the section's Order.Quiet (none if it has none).
-func (w *tableWorkflow) due() []director.TableEvent {
-	if !w.st.Silent() {
-		return w.st.Undelivered
-	}
-	for i := len(w.st.Undelivered) - 1; i >= 0; i-- {
-		if w.st.Undelivered[i].Quiet != 0 {
-			return w.st.Undelivered[:i+1]
-		}
-	}
-	return nil
-}
-
-// eventUpdateWait is how long one try of deliverByUpdate's waits for the section to take its
-// events in: the table's workflow task waits with it (a local activity), under the tables' task
-// timeout (the SDK's ten seconds: it would heartbeat the task past eight).
-const eventUpdateWait = 5 * time.Second
 
 // maxSignalAttempts bounds the attempts to signal a workflow that is gone for good (a tournament
 // over); about three minutes of backoff. A workflow that may be gone (gone says so) gets three.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/report"
@@ -88,13 +87,13 @@ type reportReq struct {
 // TestTableWorkflowReports: a report is counted once whether Temporal dedupes it (same update ID)
 // or the workflow does (a hand number acknowledged already); malformed reports are rejected by the
 // validator with a reason; eliminations reach the tournament with their starting stacks (R7).
-func TestTableWorkflowReports(t *testing.T) { eachDelivery(t, tableWorkflowReports) }
-
-func tableWorkflowReports(t *testing.T, signals bool) {
+func TestTableWorkflowReports(t *testing.T) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var events []director.TableEvent
-	onTableEvents(env, signals, func(ev director.TableEvent) { events = append(events, ev) })
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		events = append(events, args.Get(4).(director.TableEvent))
+	})
 
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000))
 	// R7: c busts with 1,000 at the start of hand 2.
@@ -163,24 +162,17 @@ func tableWorkflowReports(t *testing.T, signals bool) {
 	}
 }
 
-// TestTableEventsSurviveFailedSignals: an event whose delivery (its Update, or its signal in a
-// run recorded before the marker event-updates) fails every attempt (the tournament
+// TestTableEventsSurviveFailedSignals: an event whose signal fails every attempt (the tournament
 // unreachable for minutes) is kept and sent again before the next one, so that the tournament,
 // which takes a table's events in sequence, gets every one and never waits on a gap.
 func TestTableEventsSurviveFailedSignals(t *testing.T) {
-	eachDelivery(t, tableEventsSurviveFailedDeliveries)
-}
-
-func tableEventsSurviveFailedDeliveries(t *testing.T, signals bool) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var seqs []int
-	if signals {
-		env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
-	} else {
-		env.OnActivity(DeliverTableEvents, mock.Anything, "t", mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
-	}
-	onTableEvents(env, signals, func(ev director.TableEvent) { seqs = append(seqs, ev.Seq) })
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		seqs = append(seqs, args.Get(4).(director.TableEvent).Seq)
+	})
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
@@ -211,29 +203,4 @@ func tableEventsSurviveFailedDeliveries(t *testing.T, signals bool) {
 	if !slices.Equal(seqs, []int{1, 2, 3, 4}) {
 		t.Errorf("the tournament got events %v, want 1 to 4 (the first, up, sent again after its failed attempts)", seqs)
 	}
-}
-
-// eachDelivery runs test twice: with the table's events sent as Updates (DeliverTableEvents, from
-// the marker event-updates) and as signals (a run recorded before it).
-func eachDelivery(t *testing.T, test func(t *testing.T, signals bool)) {
-	t.Run("updates", func(t *testing.T) { test(t, false) })
-	t.Run("signals", func(t *testing.T) { test(t, true) })
-}
-
-// onTableEvents hands got each event the table sends its section ("t"), in the order sent: by
-// DeliverTableEvents, or with signals by signal, as a run recorded before the marker
-// event-updates sends them.
-func onTableEvents(env *testsuite.TestWorkflowEnvironment, signals bool, got func(director.TableEvent)) {
-	if signals {
-		env.OnGetVersion(eventUpdates, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
-		env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-			got(args.Get(4).(director.TableEvent))
-		})
-		return
-	}
-	env.OnActivity(DeliverTableEvents, mock.Anything, "t", mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		for _, ev := range args.Get(2).([]director.TableEvent) {
-			got(ev)
-		}
-	})
 }

@@ -171,7 +171,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		if left <= 0 {
 			break
 		}
-		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 || len(w.inbox) > 0 }); err != nil || !ok {
+		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 }); err != nil || !ok {
 			break
 		}
 		w.process(ctx)
@@ -854,14 +854,6 @@ func (w *tournamentWorkflow) register(ctx workflow.Context) error {
 	}
 	changed := func() { w.wake = true }
 	err := errors.Join(
-		// A table's events from its marker event-updates (DeliverTableEvents): taken in as they
-		// come and processed with the rest (process), so that the Update completes in the task
-		// that accepts it and the table sends its next.
-		workflow.SetUpdateHandler(ctx, TableEventsUpdate, func(ctx workflow.Context, events []director.TableEvent) error {
-			w.inbox = append(w.inbox, events...)
-			w.wake = true
-			return nil
-		}),
 		setKeyedUpdate(ctx, ClockUpdate,
 			func(ctx workflow.Context, r ClockRequest) error {
 				return cmp.Or(w.tournamentOnly("a clock action"), s.VerifyClock(r))

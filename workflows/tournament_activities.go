@@ -270,38 +270,3 @@ func reportSection(ctx workflow.Context, tournament string, r SectionEvents, wit
 	var app *temporal.ApplicationError
 	return err == nil, errors.As(err, &app) && app.Type() == tournamentGone
 }
-
-// DeliverTableEvents is the local activity by which a TableWorkflow gives its section (or its
-// tournament of one section) its events: one Update (TableEventsUpdate), whose handler takes
-// them in at once, so that it returns once the section's next workflow task has run. Its
-// deadline is the local activity's (eventUpdateWait); an Update refused because ten of the
-// section's are in flight (ResourceExhausted) is tried again by the client until then. The
-// Update's ID names the table's workflow and the events' sequence numbers: a try repeated by
-// the client is taken once (the section takes each event once whatever the repeats).
-func DeliverTableEvents(ctx context.Context, section string, events []director.TableEvent) error {
-	if len(events) == 0 {
-		return nil
-	}
-	table := activity.GetInfo(ctx).WorkflowExecution.ID
-	h, err := activity.GetClient(ctx).UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID:   section,
-		UpdateID:     fmt.Sprintf("%s/events/%d-%d", table, events[0].Seq, events[len(events)-1].Seq),
-		UpdateName:   TableEventsUpdate,
-		Args:         []any{events},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err == nil {
-		err = h.Get(ctx, nil)
-	}
-	var gone *serviceerror.NotFound
-	switch {
-	case errors.As(err, &gone):
-		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("section %s is over: %v", section, err), sectionGone, err)
-	case err != nil:
-		return fmt.Errorf("events %d to %d of table %s to %s: %w", events[0].Seq, events[len(events)-1].Seq, table, section, err)
-	}
-	return nil
-}
-
-// sectionGone is the type of DeliverTableEvents' error when the section's workflow is over.
-const sectionGone = "SectionGone"
