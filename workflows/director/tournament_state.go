@@ -844,8 +844,9 @@ const (
 	PaceQuiet        = 11
 	PaceOneSignal    = 12
 	PaceSectionQuiet = 13
+	PaceSignalCap    = 14
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceSectionQuiet
+	PaceLatest = PaceSignalCap
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
