@@ -515,10 +515,10 @@ func tableGone(s *director.TournamentState, id floor.TableID) bool {
 // has on their way at once, from director.PaceSignalCap; the orders of the other tables wait in
 // the outbox, merged, for one to be done. Each signal takes the sending run's lock at the server
 // twice (its transfer task reads it, then records its completion), and a run's own task
-// completion waits its turn behind them: at 100,000 entries under two suites, 3,023 order signals
-// were on their way from 112 sections, 370 of their transfer tasks waiting for their section's
-// lock, and a section's task taken by the worker was completed only after two minutes, 101 of
-// its tables' events buffered meanwhile (the server fails the task past 100).
+// completion waits its turn behind them: with two 100,000-entry tests side by side, 3,023 order
+// signals were on their way from 112 sections, 370 of their transfer tasks waiting for a lock, 13
+// sections' tasks taken and not completed within their two minutes, and during one of them 99 of
+// its tables' events buffered (the server fails a task past 100, as it did on CI for 101).
 const signalsInFlight = 16
 
 // tablesPerHostCall is the most tables one DeleteTables or ReplaceTables activity takes, and
