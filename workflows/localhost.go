@@ -145,13 +145,19 @@ func (h *LocalTableHost) Close() {
 // nil.
 func BotTables(logger *slog.Logger, kinds ...bot.Kind) RunTable {
 	return func(ctx context.Context, t HostedTable, c report.Reporter) error {
-		opt := host.Options{Logger: logger}
-		seed := t.DeckSeed
-		if seed != 0 {
-			opt.Deck = engine.NewSeededDeck(seed)
-		} else {
-			seed = uint64(t.Number)
-		}
-		return host.NewRunner(t.ID, c, bot.Players(seed, kinds...), opt).Run(ctx)
+		return RunBots(ctx, t, c, host.Options{Logger: logger}, kinds...)
 	}
+}
+
+// RunBots plays table t with bots of kinds at every seat (engine/bot's default with none), through
+// c, with opt and the table's own deck seed (a seeded deck where it has one) and pace.
+func RunBots(ctx context.Context, t HostedTable, c report.Reporter, opt host.Options, kinds ...bot.Kind) error {
+	opt.Pace = t.Pace
+	seed := t.DeckSeed
+	if seed != 0 {
+		opt.Deck = engine.NewSeededDeck(seed)
+	} else {
+		seed = uint64(t.Number)
+	}
+	return host.NewRunner(t.ID, c, bot.Players(seed, kinds...), opt).Run(ctx)
 }

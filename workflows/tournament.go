@@ -760,7 +760,7 @@ func tablesActivity(ctx workflow.Context, id string) workflow.Context {
 // hosted is what table id's process needs to start.
 func (w *tournamentWorkflow) hosted(id floor.TableID) HostedTable {
 	s := w.s
-	return HostedTable{ID: s.Table(id).WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation, DeckSeed: s.DeckSeed(id)}
+	return HostedTable{ID: s.Table(id).WorkflowID, Tournament: s.ID, Number: id, Simulation: s.Spec.Simulation, Pace: s.Spec.Pace, DeckSeed: s.DeckSeed(id)}
 }
 
 // cancelled closes the tables of a tournament cancelled before its end.

@@ -41,8 +41,11 @@ type HostedTable struct {
 	// DeckSeed seeds the deck in a reproducible simulation (D1: never in live play); 0 means
 	// crypto/rand.
 	DeckSeed uint64 `json:"deckSeed,omitempty"`
-	// Simulation: the process plays as fast as it can (bots, no action clock).
+	// Simulation: the process plays as fast as it can (bots, no action clock), or at Pace.
 	Simulation bool `json:"simulation,omitempty"`
+	// Pace, in a simulation at a set speed, is the least time from one hand's start to the next's
+	// (TournamentSpec.Pace).
+	Pace time.Duration `json:"pace,omitempty"`
 }
 
 // TableActivities are the activities that create and delete tables through a TableHost.

@@ -287,6 +287,26 @@ func defaultDataDir() (string, error) {
 	return dir, nil
 }
 
+// handPace is the wall time of a hand at the run's set speed: a minute of play (DefaultHandTime)
+// sped up.
+func (s runSettings) handPace() time.Duration {
+	return workflows.DefaultHandTime / time.Duration(max(s.Structure.Speed, 1))
+}
+
+// pacedSimulation says whether the run, at a set speed, plays as a simulation paced by the clock
+// (TournamentSpec.Pace) rather than by the clock itself: a field of sections, whose thousand
+// tables and more could not each report every hand to the embedded server at that speed (10,000
+// players at x60 ask 1,112 reports a second; the server took about 20: docs/design.md, "A set
+// speed at 10,000 entries"). Each table deals a hand every handPace and reports a batch at once;
+// the levels go by hands (a hand a minute of a level), without breaks, as at max. A person at a
+// table (--play) keeps the clock.
+func (s runSettings) pacedSimulation() bool {
+	if s.MaxSpeed || s.Play.Player != "" {
+		return false
+	}
+	return workflows.TournamentSpec{PlayerCount: s.Players, TableSize: s.TableSize}.Sectioned()
+}
+
 // speedString describes the clock's speed for people.
 func (s runSettings) speedString() string {
 	if s.MaxSpeed {

@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows"
@@ -110,14 +108,7 @@ func (h *historyReporter) Report(ctx context.Context, tableID string, results []
 // seat, a seeded deck where the table has a deck seed.
 func historyTables(logger *slog.Logger) workflows.RunTable {
 	return func(ctx context.Context, t workflows.HostedTable, c report.Reporter) error {
-		opt := host.Options{Logger: logger, History: true}
-		seed := t.DeckSeed
-		if seed != 0 {
-			opt.Deck = engine.NewSeededDeck(seed)
-		} else {
-			seed = uint64(t.Number)
-		}
-		return host.NewRunner(t.ID, c, bot.Players(seed), opt).Run(ctx)
+		return workflows.RunBots(ctx, t, c, host.Options{Logger: logger, History: true})
 	}
 }
 

@@ -71,8 +71,8 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	var reporter report.Reporter = workflows.NewLocalTableReporter(c, workflows.LocalReportsAccepting)
 	tournaments := &tableTournaments{}
 	reporter = instrumentReporter(tel, reporter, tournaments) // run_telemetry.go
-	if !s.MaxSpeed {
-		reporter = newPacedReporter(reporter, workflows.DefaultHandTime/time.Duration(max(s.Structure.Speed, 1)))
+	if !s.MaxSpeed && !s.pacedSimulation() {
+		reporter = newPacedReporter(reporter, s.handPace())
 	}
 	tables := workflows.BotTables(tableLog)
 	if s.HandHistories != "" {
@@ -122,18 +122,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		}
 		return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, tel, s.Metrics.serveMetrics(tel, t, stop, tableLog), tableLog), nil
 	}
-	spec := workflows.TournamentSpec{
-		Name:        "pokerfloor run",
-		PlayerCount: s.Players,
-		TableSize:   s.TableSize,
-		Structure:   s.Structure,
-		Seed:        s.Seed,
-		Simulation:  s.MaxSpeed,
-		BuyIn:       localBuyIn,
-		Fee:         localFee,
-		Bounty:      s.Bounty,
-		Satellite:   s.Satellite,
-	}
+	spec := s.tournamentSpec()
 	started := time.Now().UTC()
 	id := "run-" + started.Format("20060102-150405.000")
 	t, err := workflows.StartTournament(ctx, c, id, workflows.TaskQueue, spec)
@@ -146,6 +135,27 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		return nil, nil, fmt.Errorf("record the tournament in the data dir: %w", err)
 	}
 	return &localTournament{t: t, c: c, host: host}, s.Web.serve(s, t, served, tel, s.Metrics.serveMetrics(tel, t, stop, tableLog), tableLog), nil
+}
+
+// tournamentSpec is the tournament the settings start: at max speed, or paced by the clock
+// (pacedSimulation), a simulation.
+func (s runSettings) tournamentSpec() workflows.TournamentSpec {
+	spec := workflows.TournamentSpec{
+		Name:        "pokerfloor run",
+		PlayerCount: s.Players,
+		TableSize:   s.TableSize,
+		Structure:   s.Structure,
+		Seed:        s.Seed,
+		Simulation:  s.MaxSpeed || s.pacedSimulation(),
+		BuyIn:       localBuyIn,
+		Fee:         localFee,
+		Bounty:      s.Bounty,
+		Satellite:   s.Satellite,
+	}
+	if s.pacedSimulation() {
+		spec.Pace = s.handPace()
+	}
+	return spec
 }
 
 // localTournament is a tournament on the embedded server, with its tables in this process.

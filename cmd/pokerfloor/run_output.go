@@ -45,6 +45,10 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 		fmt.Fprintf(stderr, "tournament %s: %d players, tables of %d, %s structure, speed %s, seed %d, data in %s\n",
 			t.ID(), s.Players, s.TableSize, s.Structure.Name, s.speedString(), s.Seed, s.DataDir)
 	}
+	if s.pacedSimulation() && (!s.JSON || s.Verbose) {
+		fmt.Fprintf(stderr, "%d players at %s play as a simulation paced by the clock: each table deals a hand every %v and reports %d at once, and the levels go by hands (a hand a minute of a level), without breaks: so many tables cannot report every hand to this process's Temporal server at that speed\n",
+			s.Players, s.speedString(), s.handPace(), workflows.DefaultBatch)
+	}
 	display, interval := newProgressDisplay(stderr, s.Players, began)
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	watched := make(chan struct{})

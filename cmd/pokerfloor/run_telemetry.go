@@ -14,7 +14,6 @@ import (
 
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/engine"
-	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/report"
 	"github.com/pokerfloor/pokerfloor/workflows"
@@ -114,14 +113,7 @@ func instrumentTables(tel *telemetry.Telemetry, tables workflows.RunTable, serve
 // observedBotTables is workflows.BotTables (historyTables with history) with each hand traced.
 func observedBotTables(logger *slog.Logger, history bool, tel *telemetry.Telemetry) workflows.RunTable {
 	return func(ctx context.Context, t workflows.HostedTable, c report.Reporter) error {
-		opt := host.Options{Logger: logger, History: history, Observe: tel.Table(t.Tournament, t.ID).Observe}
-		seed := t.DeckSeed
-		if seed != 0 {
-			opt.Deck = engine.NewSeededDeck(seed)
-		} else {
-			seed = uint64(t.Number)
-		}
-		return host.NewRunner(t.ID, c, bot.Players(seed), opt).Run(ctx)
+		return workflows.RunBots(ctx, t, c, host.Options{Logger: logger, History: history, Observe: tel.Table(t.Tournament, t.ID).Observe})
 	}
 }
 

@@ -257,3 +257,34 @@ func writeFile(t *testing.T, path, body string) {
 		t.Fatal(err)
 	}
 }
+
+// At a set speed a field of sections plays as a simulation paced by the clock (a hand a minute of
+// play, sped up; the levels by hands): its tables could not report every hand at that speed. A
+// smaller field, a person at a table and max speed keep their own ways.
+func TestRunPacedSimulation(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		play     string
+		paced    bool
+		wantPace time.Duration
+	}{
+		{args: []string{"--players", "10000", "--speed", "60"}, paced: true, wantPace: time.Second},
+		{args: []string{"--players", "100000", "--speed", "120"}, paced: true, wantPace: 500 * time.Millisecond},
+		{args: []string{"--players", "1152", "--speed", "60"}}, // 128 tables: one section, by the clock
+		{args: []string{"--players", "10000", "--speed", "max"}},
+		{args: []string{"--players", "10000", "--speed", "60"}, play: "p0001"},
+	} {
+		s := runSettingsFor(t, tc.args...)
+		s.Play.Player = tc.play
+		spec := s.tournamentSpec()
+		if s.pacedSimulation() != tc.paced || spec.Pace != tc.wantPace {
+			t.Errorf("%q (play %q): paced %v, pace %v; want %v, %v", tc.args, tc.play, s.pacedSimulation(), spec.Pace, tc.paced, tc.wantPace)
+		}
+		if spec.Simulation != (tc.paced || s.MaxSpeed) {
+			t.Errorf("%q (play %q): simulation %v", tc.args, tc.play, spec.Simulation)
+		}
+		if err := spec.Validate(); err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+		}
+	}
+}

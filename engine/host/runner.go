@@ -38,6 +38,10 @@ type Options struct {
 	OnHand func(*report.HandResult)
 	// Observe, if set, sees the table once the hand is dealt and after every action (see observe.go).
 	Observe func(*engine.Table)
+	// Pace, in a simulation played at a set speed, is the least time from the start of one hand to
+	// the start of the next: the table deals at the clock's pace whatever the size of its batches.
+	// Zero deals each hand as soon as the last is done.
+	Pace time.Duration
 }
 
 // Retry is the backoff between attempts to report: Initial, doubling to Max. Attempts bounds the
@@ -85,6 +89,8 @@ type Runner struct {
 	stacks  []report.SeatStack // backing store of the results' Start and End, reused after each report
 
 	hands, voided, interrupted, illegal, timedOut, reports, retries, waits atomic.Int64
+
+	dealt time.Time // when the last hand started, for Options.Pace
 }
 
 // seatPlayer is the Decider of the player in a seat.
@@ -317,6 +323,9 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 		if err := r.levelFor(st); err != nil {
 			return fmt.Errorf("table %s: setting the level of hand %d: %w", r.id, r.tbl.HandNumber()+1, err)
 		}
+		if err := r.pace(ctx); err != nil {
+			return err
+		}
 		played, err := r.playHand(ctx)
 		if err != nil {
 			return err
@@ -330,6 +339,23 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 			return nil
 		}
 	}
+	return nil
+}
+
+// pace waits, with Options.Pace, until a Pace has gone since the last hand started. Time spent
+// waiting for the reporter counts: a table that waited longer than a hand deals at once.
+func (r *Runner) pace(ctx context.Context) error {
+	if r.opt.Pace <= 0 {
+		return nil
+	}
+	if !r.dealt.IsZero() {
+		if wait := r.dealt.Add(r.opt.Pace).Sub(r.clock.Now()); wait > 0 {
+			if err := r.clock.Sleep(ctx, wait); err != nil {
+				return err
+			}
+		}
+	}
+	r.dealt = r.clock.Now()
 	return nil
 }
 

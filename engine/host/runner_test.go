@@ -690,3 +690,38 @@ func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A simulation at a set speed deals at the clock's pace (Options.Pace): one hand a Pace, batches
+// of any size, and the same hands as at full speed.
+func TestRunnerPace(t *testing.T) {
+	play := func(pace time.Duration) (starts []time.Time, winner string, hands int64) {
+		c := newLocal(t, 6, 10, nil)
+		clock := host.NewFakeClock(epoch)
+		opt := options(3, clock)
+		opt.Pace = pace
+		opt.OnHand = func(*report.HandResult) { starts = append(starts, clock.Now()) }
+		r := host.NewRunner("t1", c, bot.Players(3, bot.KindRandom, bot.KindStrength), opt)
+		if err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		winner, _ = c.Winner()
+		return starts, winner, r.Stats().Hands
+	}
+	fast, fastWinner, fastHands := play(0)
+	paced, pacedWinner, pacedHands := play(time.Second)
+	if fastWinner != pacedWinner || fastHands != pacedHands {
+		t.Fatalf("paced: %s wins after %d hands; at full speed %s after %d: the pace changed the play",
+			pacedWinner, pacedHands, fastWinner, fastHands)
+	}
+	if !fast[len(fast)-1].Equal(epoch) {
+		t.Errorf("at full speed the last hand ended at %v, want %v: no waits", fast[len(fast)-1], epoch)
+	}
+	if len(paced) < 20 {
+		t.Fatalf("%d hands: too few to see batches of 10", len(paced))
+	}
+	for i := 1; i < len(paced); i++ {
+		if gap := paced[i].Sub(paced[i-1]); gap != time.Second {
+			t.Fatalf("hands %d and %d ended %v apart, want the pace, 1s", i, i+1, gap)
+		}
+	}
+}

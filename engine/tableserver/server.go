@@ -59,6 +59,9 @@ type Config struct {
 	// seat to its player's connection. A simulation seats bots everywhere; the local run's --play
 	// everywhere but at one seat.
 	Bots engine.Players
+	// Pace, in a simulation at a set speed, is the least time from one hand's start to the next's
+	// (host.Options.Pace); zero deals each hand when the last is done.
+	Pace time.Duration
 	// Follow, if set, says where a player who has left this table sits now (moved by the
 	// tournament, R3 and R4): a player who joins here without a seat, also once the table has
 	// closed, is sent that Move instead of an error, and the client follows it. A Move with no URL
@@ -148,7 +151,7 @@ func New(cfg Config) (*Server, error) {
 	// The runner's own turn limit is only a backstop: the server's action clock (think, bank,
 	// countdown, grace) ends every turn well before it.
 	s.runner = host.NewRunner(cfg.TableID, (*serverReporter)(s), engine.PlayersFunc(s.decider), host.Options{
-		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand})
+		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand, Pace: cfg.Pace})
 	return s, nil
 }
 

@@ -22,8 +22,8 @@ type Progress struct {
 	// Stopping: a simulation's clock is paused and a table has not yet told the hands it dealt
 	// before the pause, so Level may still move on; once every table has, it stands.
 	Stopping bool `json:"stopping,omitempty"`
-	// NextLevelIn is the clock time to the next period (0 in a simulation, where levels go by hands,
-	// and in the last level).
+	// NextLevelIn is the clock time to the next period (in a simulation at a pace, the hands left
+	// in the level at that pace; 0 at full speed, where levels go by hands, and in the last level).
 	NextLevelIn time.Duration `json:"nextLevelIn,omitempty"`
 	HandsPlayed int64         `json:"handsPlayed"`
 	HandForHand bool          `json:"handForHand,omitempty"`
@@ -43,9 +43,7 @@ func (s *TournamentState) Progress(now time.Time) Progress {
 	}
 	if cs, err := s.ClockAt(at); err == nil {
 		p.Level, p.Blinds, p.OnBreak = cs.Level, engineLevel(cs.Blinds), cs.OnBreak
-		if !cs.Final && !s.Spec.Simulation {
-			p.NextLevelIn = cs.Remaining
-		}
+		p.NextLevelIn = s.Spec.nextLevelIn(cs)
 	}
 	return p
 }

@@ -32,6 +32,10 @@ type TournamentSpec struct {
 	Simulation bool          `json:"simulation,omitempty"`
 	HandTime   time.Duration `json:"handTime,omitempty"` // 0 means DefaultHandTime
 	Batch      int           `json:"batch,omitempty"`    // 0 means DefaultBatch
+	// Pace, in a simulation, is the wall time a table takes for a hand at least (a clock sped up:
+	// HandTime of a level in Pace), while the tables still report Batch hands at once; 0 deals as
+	// fast as the tables can.
+	Pace time.Duration `json:"pace,omitempty"`
 	// Live: a card room's tables, dealt with physical chips: a colour-up (a period's ColorUp)
 	// races the odd chips of the denomination leaving play (R8). Online tables (the default) keep
 	// integer chip counts and never race.
@@ -215,10 +219,29 @@ func (s TournamentSpec) Validate() error {
 	if s.ReEntries < 0 || s.Rebuys < 0 || s.LateRegistrationLevel < 0 || s.RebuyLevel < 0 {
 		errs = append(errs, errors.New("re-entries, rebuys and their levels cannot be negative"))
 	}
+	if s.Pace < 0 || s.Pace > 0 && !s.Simulation {
+		errs = append(errs, fmt.Errorf("pace %v: a simulation's time a hand, 0 or more (a tournament by the clock deals at its players' pace)", s.Pace))
+	}
 	if s.Balance.BalanceThreshold != 0 && s.Balance.BalanceThreshold != 2 && s.Balance.BalanceThreshold != 3 {
 		errs = append(errs, fmt.Errorf("balance threshold %d: 2 (rule book) or 3 (TDA 2007)", s.Balance.BalanceThreshold))
 	}
 	return errors.Join(errs...)
+}
+
+// nextLevelIn is the time to the next period that a Progress shows at clock state cs: the clock's
+// in a tournament by the clock; in a simulation at a Pace, the hands left in the level at that pace;
+// 0 at full speed, where the levels go by hands only, and in the last level.
+func (s TournamentSpec) nextLevelIn(cs floor.ClockState) time.Duration {
+	switch {
+	case cs.Final:
+		return 0
+	case !s.Simulation:
+		return cs.Remaining
+	case s.Pace > 0 && s.HandTime > 0:
+		hands := (cs.Remaining + s.HandTime - 1) / s.HandTime
+		return time.Duration(hands) * s.Pace
+	}
+	return 0
 }
 
 // entries is what the field paid in, for the prize pool (R6).

@@ -952,9 +952,7 @@ func (t *TopState) Progress(now time.Time) Progress {
 	}
 	if cs, err := t.ClockAt(at); err == nil {
 		p.Level, p.Blinds, p.OnBreak = cs.Level, engineLevel(cs.Blinds), cs.OnBreak
-		if !cs.Final && !t.Spec.Simulation {
-			p.NextLevelIn = cs.Remaining
-		}
+		p.NextLevelIn = t.Spec.nextLevelIn(cs)
 	}
 	return p
 }

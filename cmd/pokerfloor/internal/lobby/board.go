@@ -124,8 +124,8 @@ func BuildBoard(r Reading, structure floor.Structure, watch func(table int) stri
 		Simulation: r.Clock.Simulation, Level: p.Level, Blinds: Blinds{p.Blinds.SmallBlind, p.Blinds.BigBlind, p.Blinds.Ante},
 		Entries: p.Entries, PlayersLeft: p.PlayersLeft, Tables: p.Tables, HandsPlayed: p.HandsPlayed,
 		PrizePool: p.PrizePool, Paid: p.Paid, Payouts: []Payout{}, TableList: []Table{}, Eliminations: []Elimination{}, Upcoming: []Period{}}
-	if !b.Simulation && !b.Finished {
-		b.NextLevelMs = p.NextLevelIn.Milliseconds()
+	if !b.Finished {
+		b.NextLevelMs = p.NextLevelIn.Milliseconds() // 0 at full speed: the levels go by hands
 	}
 
 	// The schedule: the period running is found by its level number (a simulation's clock runs
