@@ -154,9 +154,16 @@ func (s runSettings) tournamentSpec() workflows.TournamentSpec {
 	}
 	if s.pacedSimulation() {
 		spec.Pace = s.handPace()
+		// A table tells its news, and that it is alive, when it reports: at a slow pace fewer hands
+		// a report, so that it still reports every pacedReportEvery at most.
+		spec.Batch = max(1, min(workflows.DefaultBatch, int(pacedReportEvery/spec.Pace)))
 	}
 	return spec
 }
+
+// pacedReportEvery is how long a table of a paced simulation deals between reports at most: well
+// within the quarter of TableDeadline after which a table tells that it is alive.
+const pacedReportEvery = 20 * time.Second
 
 // localTournament is a tournament on the embedded server, with its tables in this process.
 type localTournament struct {

@@ -47,7 +47,7 @@ func runTournament(ctx context.Context, s runSettings, start startTournamentFunc
 	}
 	if s.pacedSimulation() && (!s.JSON || s.Verbose) {
 		fmt.Fprintf(stderr, "%d players at %s play as a simulation paced by the clock: each table deals a hand every %v and reports %d at once, and the levels go by hands (a hand a minute of a level), without breaks: so many tables cannot report every hand to this process's Temporal server at that speed\n",
-			s.Players, s.speedString(), s.handPace(), workflows.DefaultBatch)
+			s.Players, s.speedString(), s.handPace(), s.tournamentSpec().Batch)
 	}
 	display, interval := newProgressDisplay(stderr, s.Players, began)
 	watchCtx, stopWatching := context.WithCancel(ctx)

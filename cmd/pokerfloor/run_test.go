@@ -263,13 +263,16 @@ func writeFile(t *testing.T, path, body string) {
 // smaller field, a person at a table and max speed keep their own ways.
 func TestRunPacedSimulation(t *testing.T) {
 	for _, tc := range []struct {
-		args     []string
-		play     string
-		paced    bool
-		wantPace time.Duration
+		args      []string
+		play      string
+		paced     bool
+		wantPace  time.Duration
+		wantBatch int
 	}{
-		{args: []string{"--players", "10000", "--speed", "60"}, paced: true, wantPace: time.Second},
-		{args: []string{"--players", "100000", "--speed", "120"}, paced: true, wantPace: 500 * time.Millisecond},
+		{args: []string{"--players", "10000", "--speed", "60"}, paced: true, wantPace: time.Second, wantBatch: 20},
+		{args: []string{"--players", "100000", "--speed", "120"}, paced: true, wantPace: 500 * time.Millisecond, wantBatch: 20},
+		{args: []string{"--players", "10000", "--speed", "10"}, paced: true, wantPace: 6 * time.Second, wantBatch: 3},
+		{args: []string{"--players", "10000", "--speed", "1"}, paced: true, wantPace: time.Minute, wantBatch: 1},
 		{args: []string{"--players", "1152", "--speed", "60"}}, // 128 tables: one section, by the clock
 		{args: []string{"--players", "10000", "--speed", "max"}},
 		{args: []string{"--players", "10000", "--speed", "60"}, play: "p0001"},
@@ -279,6 +282,9 @@ func TestRunPacedSimulation(t *testing.T) {
 		spec := s.tournamentSpec()
 		if s.pacedSimulation() != tc.paced || spec.Pace != tc.wantPace {
 			t.Errorf("%q (play %q): paced %v, pace %v; want %v, %v", tc.args, tc.play, s.pacedSimulation(), spec.Pace, tc.paced, tc.wantPace)
+		}
+		if tc.paced && spec.Batch != tc.wantBatch {
+			t.Errorf("%q: %d hands a report, want %d (a report every 20 s at most)", tc.args, spec.Batch, tc.wantBatch)
 		}
 		if spec.Simulation != (tc.paced || s.MaxSpeed) {
 			t.Errorf("%q (play %q): simulation %v", tc.args, tc.play, spec.Simulation)
