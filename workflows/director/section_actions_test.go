@@ -278,14 +278,25 @@ func TestSectionsPayBounties(t *testing.T) { // rule R6
 			if e := sim.enter(RegisterRequest{Player: "late", Key: "late"}); e[0].Refused != "" {
 				t.Fatalf("late entry: %+v", e[0])
 			}
-			s3 := sim.sections[3]
-			sim.until("section 3 settled", func() bool { return !s3.s.MovesPending() })
-			cheat := seatedIn(s3, func(int64) bool { return true })
+			// The first section, in order, with no move under way and a player seated.
+			var sec *floorSim
+			cheat := ""
+			sim.until("a section settled with a player seated", func() bool {
+				for k := 1; k <= len(sim.sections); k++ {
+					if f := sim.sections[k]; f != nil && !f.s.MovesPending() {
+						if cheat = seatedIn(f, func(int64) bool { return true }); cheat != "" {
+							sec = f
+							return true
+						}
+					}
+				}
+				return false
+			})
 			dq := SanctionRequest{Player: cheat, Kind: floor.Disqualification, Reason: "collusion", By: "td", Key: "dq"}
-			if err := s3.s.VerifySanction(dq, s3.now); err != nil {
+			if err := sec.s.VerifySanction(dq, sec.now); err != nil {
 				t.Fatal(err)
 			}
-			s3.s.GiveSanction(dq, s3.now)
+			sec.s.GiveSanction(dq, sec.now)
 			playToEnd(t, sim)
 
 			top := sim.top
@@ -494,16 +505,18 @@ func TestSectionsHandOnWhenOneEmpties(t *testing.T) { // rule R1
 		}
 		return emptied > 0
 	})
-	sim.until("the hand-on delivered", func() bool {
-		return !slices.ContainsFunc(top.Sections, func(r SectionRecord) bool { return r.Orders.Pending() })
-	})
+	// The hand-on goes as the emptied section's event to the tournament, then as the tournament's
+	// order to the section a re-entry of each entrant goes to: both late, in any order.
 	b := held[emptied][0]
 	at := 0
-	for _, n := range sortedKeys(sim.sections) {
-		if sim.sections[n].s.Holds(Where{Entrant: b.Entrant}) {
-			at = n
+	sim.until("the hand-on delivered", func() bool {
+		for _, n := range sortedKeys(sim.sections) {
+			if sim.sections[n].s.Holds(Where{Entrant: b.Entrant}) {
+				at = n
+			}
 		}
-	}
+		return at != 0
+	})
 	if at == 0 || at == emptied || top.Section(at).Phase != SectionOpen {
 		t.Fatalf("section %d emptied: %s's busted entry is held by section %d (%v); want an open one", emptied, b.Entrant, at, top.Section(max(at, 1)).Phase)
 	}
@@ -534,7 +547,7 @@ func TestSectionsRefuseSecondEntries(t *testing.T) { // rule R1
 		spec.Players = append(spec.Players, fmt.Sprintf("player-%03d", i+1))
 	}
 	spec.SectionTables = 10
-	spec.LateRegistrationLevel = 12
+	spec.LateRegistrationLevel = 20
 	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
 	bad := spec
 	bad.Players = append(slices.Clone(spec.Players[:299]), "ann#2")
@@ -543,7 +556,8 @@ func TestSectionsRefuseSecondEntries(t *testing.T) { // rule R1
 	}
 	// Seed 2: a seed whose field moves a player by balancing out of the section his ID goes to
 	// while it is still open (the field planned beside the sections' moves drains most sections
-	// whole, and seeds 1, 3, 4 and 5 move nobody so before the end).
+	// whole, and seeds 1, 3, 4 and 5 move nobody so before the end); late registration to level 20
+	// leaves it the time (it came in level 13).
 	sim := newSectionSim(t, spec, 2)
 	top := sim.top
 	if err := top.VerifyRegister(RegisterRequest{Player: "bob#1", Key: "bob"}, simStart); err == nil || !strings.Contains(err.Error(), "marks a re-entry") {
