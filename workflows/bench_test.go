@@ -8,9 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/bot"
@@ -55,7 +53,7 @@ func passiveTables(ctx context.Context, t HostedTable, c report.Reporter) error 
 
 func benchmarkLoneTable(b *testing.B, structure string, players int, run RunTable) {
 	b.ReportAllocs()
-	srv := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(b)
 	defer srv.Stop()
 	c := srv.GetDefaultClient()
 	first := &firstReport{inner: NewTableReporter(c)}

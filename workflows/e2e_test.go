@@ -15,7 +15,6 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/pokerfloor/pokerfloor/engine"
 	"github.com/pokerfloor/pokerfloor/engine/report"
@@ -144,7 +143,7 @@ func startServer(t *testing.T, ctrl func(client.Client) report.Reporter) (client
 // startServerRunning is startServer with the tables' processes run by run.
 func startServerRunning(t *testing.T, ctrl func(client.Client) report.Reporter, run RunTable) (client.Client, *LocalTableHost, *checkingController) {
 	t.Helper()
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	var inner report.Reporter = NewTableReporter(c)
 	if ctrl != nil {

@@ -14,7 +14,7 @@ import (
 // played by RunBots at that pace, reporting its batches at once, to its last player.
 func TestRunBotsKeepsTheTablesPace(t *testing.T) {
 	c, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 9},
-		Levels: []engine.Level{{SmallBlind: 50, BigBlind: 100}, {SmallBlind: 100, BigBlind: 200}, {SmallBlind: 200, BigBlind: 400}},
+		Levels:        []engine.Level{{SmallBlind: 50, BigBlind: 100}, {SmallBlind: 100, BigBlind: 200}, {SmallBlind: 200, BigBlind: 400}},
 		HandsPerLevel: 10, Players: []string{"a", "b", "c", "d"}, Stack: 3000, Button: 3, Batch: 20})
 	if err != nil {
 		t.Fatal(err)

@@ -69,6 +69,19 @@ const WorkflowTaskPollers = 4
 // the next replays the whole history, slower still.
 const StateTaskTimeout = 2 * time.Minute
 
+// HistoryPageSize is the most history events a Temporal server must give a worker in the first
+// page of a workflow task (the dynamic config limit.historyMaxPageSize, 256 by default): more than
+// any of these workflows' histories (they continue as new from the server's suggestion, 4,096
+// events, or DefaultContinueAsNewAfter). The tournament takes its sections' reports as Updates,
+// whose tasks are the server's speculative ones; a run out of the worker's cache that pages its
+// history loses their events (temporalio/temporal#7741: "history_events: premature end of
+// stream"), its task fails, and with reports coming all the time every next task does too. The
+// first local run of 100,000 entries stalled so for good at 47 minutes (559 failed tasks of the
+// tournament's in two and a half minutes after a resume); a history that comes in one page is
+// never paged. pokerfloor run's and pokerfloor temporal's server set it; a Temporal cluster of
+// one's own must too (docs/helm.md).
+const HistoryPageSize = 10 * 1024
+
 // StickyTimeout is how long a workflow task waits on its worker's sticky queue (the worker that
 // has the run cached) before the server moves it to the task queue, where any worker takes it
 // and replays the run's whole history first. The SDK's five seconds are taken by a busy worker

@@ -11,7 +11,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"go.temporal.io/server/temporaltest"
 )
 
 // busyTasks counts the workflow tasks busyWorkflow ran, replays included.
@@ -45,7 +44,7 @@ func firstTaskWorkflow(workflow.Context) (string, error) { return "started", nil
 // pollers this test waits out its deadline (the tables' stall at 10,000 entries, docs/design.md).
 // The deadline is far beyond the time the task takes (milliseconds): it only ends a starved wait.
 func TestWorkerStartsFirstTaskBehindStickyBacklog(t *testing.T) {
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	const queue = "saturated"
 	w := worker.New(c, queue, WorkerOptions(worker.Options{MaxConcurrentWorkflowTaskExecutionSize: 2}))

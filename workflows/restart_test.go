@@ -12,7 +12,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"go.temporal.io/server/temporaltest"
 )
 
 // idleHost starts no table process: the tournament's clock runs with nobody dealing.
@@ -25,7 +24,7 @@ func (idleHost) ReplaceTable(context.Context, HostedTable) error { return nil }
 // idleServer starts a real Temporal server (temporaltest) with the package's two workers over
 // idleHost, and returns its client: the tables' workflows run, their processes deal nothing.
 func idleServer(t *testing.T) client.Client {
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
 	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
@@ -45,7 +44,7 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
 	w1 := srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))

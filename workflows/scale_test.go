@@ -23,7 +23,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/server/temporaltest"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
@@ -493,7 +492,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		go func() { t.Log(http.ListenAndServe(addr, nil)) }()
 	}
 	phase := newPhases(t)
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	// The tables report as those of `pokerfloor run` do, all of them hosted in this process: at
 	// most LocalReportsAccepting reports wait at once to be taken in. Unbounded, every table's

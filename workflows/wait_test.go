@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"go.temporal.io/server/temporaltest"
 )
 
 // waitingWorkflow waits up to an hour for a "go" signal, with a waiter that cancels its timer or
@@ -24,7 +23,7 @@ func waitingWorkflow(ctx workflow.Context, cancels bool) (bool, error) {
 // cancels; the SDK's AwaitWithTimeout (a waiter that does not, as the runs recorded before the
 // marker replay) leaves it running: the timer that fired during a table's continue-as-new.
 func TestWaitCancelsItsTimer(t *testing.T) {
-	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}))
+	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	const queue = "waits"
 	w := worker.New(c, queue, WorkerOptions(worker.Options{}))

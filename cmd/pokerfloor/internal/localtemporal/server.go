@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pokerfloor/pokerfloor/workflows"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/server/common/cluster"
@@ -219,6 +220,8 @@ func start(opts Options, unlock func()) (*Server, error) {
 		)}))
 	}
 	dc := dynamicconfig.StaticClient{} // not temporaltest's forced search attribute refresh: a locked database read in every workflow task's dispatch
+	// One page holds any of the workflows' histories (workflows.HistoryPageSize, temporalio/temporal#7741).
+	dc[dynamicconfig.HistoryMaxPageSize.Key()] = []dynamicconfig.ConstrainedValue{{Value: workflows.HistoryPageSize}}
 	for k, v := range opts.DynamicConfig {
 		dc[k] = []dynamicconfig.ConstrainedValue{{Value: v}}
 	}
