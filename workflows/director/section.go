@@ -226,7 +226,9 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.Level != nil:
 		s.Period = o.Period
 		s.OnBreak = o.Level.OnBreak
-		s.broadcast(Order{Level: o.Level})
+		if !s.Spec.Simulation || s.Pace < PaceSectionLevels {
+			s.broadcast(Order{Level: o.Level})
+		}
 	case o.Pause != nil:
 		s.Paused = *o.Pause
 		p := s.Paused

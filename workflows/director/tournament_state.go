@@ -829,24 +829,29 @@ func (s *TournamentState) Resend() {
 // PaceOneSignal the one from which a run has at most one signal of orders on its way to a table
 // and sends what was queued meanwhile in one signal after it (MergeOutbox); PaceSectionQuiet the
 // one from which a section due to continue as new first asks its tournament to hold its orders
-// (link.go, "A section's quiet").
+// (link.go, "A section's quiet"); PaceSignalCap the one from which at most signalsInFlight order
+// signals are on their way at once (the workflows' tournament); PaceSectionLevels the one from
+// which a section of a simulation passes no level change on to its tables, which keep the
+// schedule by their own hands (TableState.Schedule) and took the order only to drop it: at
+// 10,000 entries paced at x60 it was one signal in four.
 const (
-	PaceSlide        = 1
-	PaceResend       = 2
-	PaceHostEarly    = 3
-	PaceLost         = 4
-	PaceRebuys       = 5
-	PaceHandOn       = 6
-	PaceClosed       = 7
-	PaceHostBatch    = 8
-	PaceReportUpdate = 9
-	PaceHeldSkip     = 10
-	PaceQuiet        = 11
-	PaceOneSignal    = 12
-	PaceSectionQuiet = 13
-	PaceSignalCap    = 14
+	PaceSlide         = 1
+	PaceResend        = 2
+	PaceHostEarly     = 3
+	PaceLost          = 4
+	PaceRebuys        = 5
+	PaceHandOn        = 6
+	PaceClosed        = 7
+	PaceHostBatch     = 8
+	PaceReportUpdate  = 9
+	PaceHeldSkip      = 10
+	PaceQuiet         = 11
+	PaceOneSignal     = 12
+	PaceSectionQuiet  = 13
+	PaceSignalCap     = 14
+	PaceSectionLevels = 15
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceSignalCap
+	PaceLatest = PaceSectionLevels
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
