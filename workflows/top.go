@@ -73,9 +73,10 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		if err != nil {
 			return TournamentResult{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidSpec", err)
 		}
-		// The planning between sections beside their own moves (director.PlanBeside); a run
-		// recorded before it replays planning only when every section is settled.
-		t.Plan = int(workflow.GetVersion(ctx, "plan", workflow.DefaultVersion, director.PlanBeside))
+		// The planning between sections beside their own moves (director.PlanBeside) and the
+		// approach's last stretch told to the sections (director.PlanNear); a run recorded before
+		// replays its commands as they were.
+		t.Plan = int(workflow.GetVersion(ctx, "plan", workflow.DefaultVersion, director.PlanLatest))
 		t.Tick(workflow.Now(ctx))
 	} else {
 		t.Resend()

@@ -338,6 +338,10 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 			}
 			return nil
 		}
+		last := &r.results[len(r.results)-1]
+		if !st.Go(last.HandNumber, len(last.Eliminated) > 0) {
+			return nil // the credit ends here: the floor hears this hand first
+		}
 	}
 	return nil
 }

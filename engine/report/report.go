@@ -75,6 +75,26 @@ type State struct {
 	// the batch, in order: each applies from hand From on (B3), so that a batch may cross a level
 	// change at the exact hand the schedule says. Level is the first hand's.
 	Levels []LevelFrom `json:"levels,omitempty"`
+	// Credit, when not 0, is the last hand the table may deal in the batch, and Slide moves it on
+	// past every hand in which nobody was eliminated: a simulation near the bubble deals on
+	// through the hands that leave the field as the floor knows it, up to Batch of them, and
+	// stops after the first hand with an elimination past its credit, the news the floor must
+	// hear before the table deals on (Go says whether to deal the next hand).
+	Credit int64 `json:"credit,omitempty"`
+	Slide  bool  `json:"slide,omitempty"`
+}
+
+// Go says whether the table, having dealt hand n of a batch (eliminated: somebody was eliminated
+// in it), may deal the next hand as far as the credit goes: with Slide a hand without an
+// elimination moves the credit on by one. Batch bounds the batch apart from this.
+func (s *State) Go(n int64, eliminated bool) bool {
+	if s.Credit == 0 {
+		return true
+	}
+	if s.Slide && !eliminated {
+		s.Credit = max(s.Credit, n+1)
+	}
+	return n < s.Credit
 }
 
 // LevelFrom is a level that applies from hand number From on.

@@ -28,6 +28,14 @@ func (b bubble) approach(approaching bool) bool {
 	return b.nearing() && (approaching || b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+4*b.tables)
 }
 
+// near says whether a simulation in the approach is within twice the rounds' margin of them:
+// from there its tables report every hand again (one hand a batch: tableBatch), so that when the
+// rounds open none still deals a batch on toward a hand with an elimination before it hears of
+// them (PaceSlideBatch).
+func (b bubble) near() bool {
+	return b.nearing() && b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+3*b.tables+4
+}
+
 // rounds says whether the tables play in hand-for-hand rounds (lockstep; on: they do already) and
 // whether a round's eliminations are one group for the places (R7). Within HandForHandBefore of
 // the money both. A simulation goes into rounds earlier, tables breaking shrinking the margin,

@@ -199,7 +199,8 @@ func TestSectionsBreakTablesBesideSlowOnes(t *testing.T) { // rules R3, R4
 	// settled; planned beside their moves (a section's arrivals meet its own breaks and open
 	// tables of their own: the plan's counts are an event old), 1.40-1.80 over seeds 1 to 12
 	// (mean 1.54) while the sections' tables took level orders, 1.46-1.85 (mean 1.57) since
-	// (PaceSectionLevels): one seed says little, their mean more.
+	// (PaceSectionLevels), 1.44-1.84 (mean 1.58) with batches in the approach (PaceSlideBatch):
+	// one seed says little, their mean more.
 	if m := meanOf(ratios); m > 1.6 {
 		t.Errorf("%.2f tables for each one R4 needs over seeds 1 to 3 (%.2f): want at most 1.6 on average", m, ratios)
 	}
@@ -211,4 +212,78 @@ func meanOf(xs []float64) float64 {
 		sum += x
 	}
 	return sum / float64(max(len(xs), 1))
+}
+
+// TestSlidingCreditDealsABatch: a table whose credit slides deals a whole batch through the
+// hands in which nobody is eliminated and stops after the first hand with an elimination past its
+// credit (report.State.Go, as the runner follows it), where before it reported every hand near
+// the bubble: at 10,000 entries the approach to the bubble dealt about 45 hands a second, every
+// one a report. The hands it may deal are the same: none past a hand with an elimination before
+// the floor has heard it (R7).
+func TestSlidingCreditDealsABatch(t *testing.T) { // rule R7
+	st := threePlayers()
+	st.Credit, st.Slide, st.SlideBatch, st.Batch = 1, true, true, 10
+	next := st.Next(&TableEvent{}, true)
+	if next.Directive != report.Play || next.Batch != 10 || next.Credit != 1 || !next.Slide {
+		t.Fatalf("credit 1 at hand 0: %v batch %d credit %d slide %v, want a batch of 10 with the sliding credit", next.Directive, next.Batch, next.Credit, next.Slide)
+	}
+	// Hands 1 to 3 move chips, hand 4 takes a out: the batch stops after hand 4.
+	s := []int{1000, 1000, 1000}
+	var batch []report.HandResult
+	for n := int64(1); ; n++ {
+		end := []int{s[0] - 100, s[1] + 100, s[2]}
+		var out []engine.Elimination
+		if n == 4 {
+			end = []int{0, s[1] + s[0], s[2]}
+			out = []engine.Elimination{{Seat: 0, ID: "a", StartingStack: int64(s[0])}}
+		}
+		batch = append(batch, hand(n, stacks(0, "a", s[0], 1, "b", s[1], 2, "c", s[2]), stacks(0, "a", end[0], 1, "b", end[1], 2, "c", end[2]), out...))
+		s = end
+		if !next.Go(n, len(out) > 0) {
+			break
+		}
+		if n == 10 {
+			t.Fatal("the batch went on past hand 4, whose elimination is past the credit")
+		}
+	}
+	if len(batch) != 4 {
+		t.Fatalf("%d hands dealt, want 4", len(batch))
+	}
+	var ev TableEvent
+	if err := st.ApplyResults(batch, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if st.Credit != 4 {
+		t.Fatalf("credit %d after three hands with no elimination and one with, want 4", st.Credit)
+	}
+	if next := st.Next(&ev, true); next.Directive != report.Wait {
+		t.Fatalf("after the hand with an elimination: %v, want wait for the floor", next.Directive)
+	}
+	if !st.Event(&ev, 0, simStart) || len(ev.Busts) != 1 || ev.Credit != 4 {
+		t.Fatalf("the event of the elimination: %+v, want the bust and credit 4", ev)
+	}
+
+	// A grant ahead of the table: an elimination within it deals on, as a table told every
+	// hand would (hand 2 of credit 3), and the batch stops after one at its credit (hand 3).
+	g := report.State{Batch: 10, Credit: 3, Slide: true}
+	for n, out := range []bool{false, true, true} {
+		hand := int64(n + 1)
+		want := hand < 3
+		if got := g.Go(hand, out); got != want {
+			t.Fatalf("hand %d (eliminated %v): go %v, want %v (credit now %d)", hand, out, got, want, g.Credit)
+		}
+	}
+	// Without the slide the credit is the limit; without credit nothing stops the batch.
+	if g := (report.State{Credit: 2}); !g.Go(1, false) || g.Go(2, false) {
+		t.Fatal("credit 2 without slide: want hand 2 to be the last")
+	}
+	if g := (report.State{}); !g.Go(100, true) {
+		t.Fatal("no credit: want no limit")
+	}
+	// A table started before PaceSlideBatch reports every hand near the bubble, as it did.
+	st = threePlayers()
+	st.Credit, st.Slide, st.Batch = 1, true, 10
+	if next := st.Next(&TableEvent{}, true); next.Batch != 1 || next.Credit != 0 {
+		t.Fatalf("without SlideBatch: batch %d credit %d, want one hand and no credit in the state", next.Batch, next.Credit)
+	}
 }

@@ -44,6 +44,9 @@ type SectionOrder struct {
 	HandForHand *SectionRound `json:"handForHand,omitempty"`
 	// Approach: the bubble nears, the tables tell every hand (a simulation).
 	Approach *bool `json:"approach,omitempty"`
+	// Near: the approach is within twice the rounds' margin of them (bubble.near): the tables
+	// report every hand again (a simulation, from PlanNear).
+	Near *bool `json:"near,omitempty"`
 	// Close ends the section: every table closes.
 	Close bool `json:"close,omitempty"`
 	// Deal is a deal of the players left, all in this section (section_money.go).
@@ -274,6 +277,8 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 		s.openRound(r.Grouped, r.Skip)
 	case o.Approach != nil:
 		h.Approach = *o.Approach
+	case o.Near != nil:
+		s.setNear(*o.Near)
 	case o.Close:
 		sec.Closing = true
 	case o.Deal != nil:

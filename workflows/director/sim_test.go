@@ -162,6 +162,9 @@ func (f *floorSim) report(t *simTable) {
 			if !f.deal(t) {
 				break
 			}
+			if r := t.batch[len(t.batch)-1]; !next.Go(r.HandNumber, len(r.Eliminated) > 0) {
+				break // as the runner: the credit ends here
+			}
 		}
 	}
 }

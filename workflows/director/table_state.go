@@ -79,6 +79,11 @@ type TableState struct {
 	// SkipHeld: a hand-for-hand round the table is held in counts as skipped (set by tournaments
 	// from PaceHeldSkip; a table started before waits for its release, as it did).
 	SkipHeld bool `json:"skipHeld,omitempty"`
+	// SlideBatch: with a sliding credit the table deals a whole batch through the hands in which
+	// nobody is eliminated and stops after the first one with an elimination past its credit
+	// (report.State.Go), rather than one hand a report (set by tournaments from PaceSlideBatch; a
+	// table started before reports every hand, as it did). The hands it may deal are the same.
+	SlideBatch bool `json:"slideBatch,omitempty"`
 	// Quiet is the Seq of the section's Order.Quiet in force (0: none): the table sends no event
 	// until an order past it comes; QuietOwed: the event that answers it has not gone yet
 	// (link.go, "Quiet").
@@ -609,8 +614,11 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
 	}
 	batch := max(t.Batch, 1)
 	// A batch never crosses the end of an exclusion, which the table must make at an exact hand (P2),
-	// nor the credit.
-	if t.Credit > 0 {
+	// nor the credit: a sliding one the runner follows hand by hand (report.State.Go).
+	switch {
+	case t.Credit > 0 && t.Slide && t.SlideBatch:
+		st.Credit, st.Slide = t.Credit, true
+	case t.Credit > 0:
 		batch = min(batch, int(t.Credit-t.HandNumber))
 	}
 	for _, s := range t.Seats {

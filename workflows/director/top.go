@@ -51,6 +51,7 @@ type SectionRecord struct {
 type TopHandForHand struct {
 	On           bool                `json:"on,omitempty"`
 	Approach     bool                `json:"approach,omitempty"`
+	Near         bool                `json:"near,omitempty"` // the sections told SectionOrder.Near
 	Open         bool                `json:"open,omitempty"`
 	Grouped      bool                `json:"grouped,omitempty"`
 	Round        int                 `json:"round,omitempty"`
@@ -124,8 +125,15 @@ type TopState struct {
 }
 
 // PlanBeside is the Plan from which the tournament plans between its sections whenever the counts
-// it reads are the sections' own (plannable), whatever moves are under way inside them.
-const PlanBeside = 1
+// it reads are the sections' own (plannable), whatever moves are under way inside them;
+// PlanNear the one from which it tells its sections when the approach comes within twice the
+// rounds' margin of them (SectionOrder.Near, bubble.near), where their tables go back to one hand
+// a report. PlanLatest is the Plan of a run started now.
+const (
+	PlanBeside = 1
+	PlanNear   = 2
+	PlanLatest = PlanNear
+)
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
 // (about 11 KB for 100 tables), and the tournament's spec (its names dropped) and seed. The
@@ -174,7 +182,7 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named, Plan: PlanBeside}
+	t := &TopState{ID: id, Spec: spec, Seed: seed, Started: now, Period: -1, Left: len(field), TablesOpened: len(tables), NamedDraw: named, Plan: PlanLatest}
 	t.Spec.Players = nil
 	t.Ledger = floor.ChipLedger{StartingStack: spec.Structure.StartingStack, Entries: len(field)}
 	t.Entries = spec.entries(len(field), 0, 0)
@@ -548,6 +556,10 @@ func (t *TopState) Step(now time.Time) {
 	if approach := bubble.approach(h.Approach); approach != h.Approach {
 		h.Approach = approach
 		t.broadcast(SectionOrder{Approach: &approach})
+	}
+	if near := h.Approach && (h.Near || bubble.near()); t.Plan >= PlanNear && near != h.Near {
+		h.Near = near
+		t.broadcast(SectionOrder{Near: &near})
 	}
 	if h.Open {
 		return

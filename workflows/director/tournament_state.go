@@ -234,8 +234,11 @@ type Arrival struct {
 // (Lockstep), so that it never passes the bubble between two reports; only the rounds dealt
 // within HandForHandBefore of the money are hand-for-hand for the places (Grouped).
 type HandForHandState struct {
-	On           bool                `json:"on,omitempty"`       // dealing in rounds
-	Approach     bool                `json:"approach,omitempty"` // tables told to report every hand
+	On       bool `json:"on,omitempty"`       // dealing in rounds
+	Approach bool `json:"approach,omitempty"` // tables told to report every hand
+	// Near: the approach within twice the rounds' margin of them (bubble.near); the tables deal
+	// one hand a batch (tableBatch).
+	Near         bool                `json:"near,omitempty"`
 	Round        int                 `json:"round,omitempty"`
 	Open         bool                `json:"open,omitempty"` // the round is being dealt
 	Grouped      bool                `json:"grouped,omitempty"`
@@ -391,7 +394,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		Tournament: s.ID, ID: tr.WorkflowID, Number: id, Config: s.Spec.Table,
 		Positions:          engine.Positions{Button: int(tr.Button) - 1, SmallBlind: -1, BigBlind: -1},
 		DrawnBigBlind:      tr.BigBlind,
-		Batch:              s.Spec.Batch,
+		Batch:              s.tableBatch(),
 		MaxWait:            s.Spec.TableMaxWait,
 		HandNumber:         s.tableClockHands(),
 		ReportEvery:        100,
@@ -399,6 +402,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		ButtonSeed:         tr.ButtonSeed,
 		TellGaps:           s.Pace >= PaceResend,
 		SkipHeld:           s.Pace >= PaceHeldSkip,
+		SlideBatch:         s.Pace >= PaceSlideBatch,
 	}
 	if s.Spec.TableDeadline > 0 {
 		st.Heartbeat = s.Spec.TableDeadline / 4
@@ -833,7 +837,9 @@ func (s *TournamentState) Resend() {
 // signals are on their way at once (the workflows' tournament); PaceSectionLevels the one from
 // which a section of a simulation passes no level change on to its tables, which keep the
 // schedule by their own hands (TableState.Schedule) and took the order only to drop it: at
-// 10,000 entries paced at x60 it was one signal in four.
+// 10,000 entries paced at x60 it was one signal in four; PaceSlideBatch the one from which a
+// table with a sliding credit deals a batch through the hands without an elimination
+// (TableState.SlideBatch) rather than reporting every hand.
 const (
 	PaceSlide         = 1
 	PaceResend        = 2
@@ -850,8 +856,9 @@ const (
 	PaceSectionQuiet  = 13
 	PaceSignalCap     = 14
 	PaceSectionLevels = 15
+	PaceSlideBatch    = 16
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceSectionLevels
+	PaceLatest = PaceSlideBatch
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
@@ -1036,7 +1043,37 @@ func (s *TournamentState) openRound(grouped, skip bool) {
 // approachBubble notes when a simulation nears the bubble: from then on every table tells every
 // hand (creditWindow), so that the floor sees the bubble come.
 func (s *TournamentState) approachBubble() {
-	s.HandForHand.Approach = s.bubble().approach(s.HandForHand.Approach)
+	b := s.bubble()
+	s.HandForHand.Approach = b.approach(s.HandForHand.Approach)
+	if s.Section == nil && s.Pace >= PaceSlideBatch {
+		s.setNear(s.HandForHand.Approach && (s.HandForHand.Near || b.near()))
+	}
+}
+
+// setNear notes whether the approach is near the rounds (bubble.near) and tells the tables their
+// batch when it changes (tableBatch).
+func (s *TournamentState) setNear(near bool) {
+	if near == s.HandForHand.Near {
+		return
+	}
+	s.HandForHand.Near = near
+	batch := s.tableBatch()
+	for _, t := range s.Tables {
+		if !t.Closed && !t.Closing && t.Credit != 0 {
+			s.order(t.ID, Order{Batch: &batch})
+		}
+	}
+}
+
+// tableBatch is the batch of a simulation's tables but the last alone: from PaceSlideBatch a
+// table with a sliding credit deals its batch through the hands without an elimination, and near
+// the rounds (HandForHandState.Near) one hand a batch, so that each hears of them after its next
+// hand.
+func (s *TournamentState) tableBatch() int {
+	if s.HandForHand.Near && s.Pace >= PaceSlideBatch {
+		return 1
+	}
+	return max(s.Spec.Batch, 1)
 }
 
 // bubble is where the field stands against the money.
@@ -1158,7 +1195,7 @@ func (s *TournamentState) grantHorizon(window int64) {
 			continue
 		}
 		if t.Credit == 0 {
-			batch := max(s.Spec.Batch, 1) // alone no more
+			batch := s.tableBatch() // alone no more
 			s.order(t.ID, Order{Batch: &batch})
 		}
 		t.Credit = s.Horizon
@@ -1216,7 +1253,7 @@ func (s *TournamentState) grantCredit() {
 		}
 		if t.Credit == 0 && t.Started && !t.Closed && !t.Closing {
 			// Alone no more (a late entry opened a table): back to the batches of many tables.
-			batch := max(s.Spec.Batch, 1)
+			batch := s.tableBatch()
 			s.order(t.ID, Order{Batch: &batch})
 		}
 		// Refill when half the window is used; shrink it when the window closes in (the bubble).
