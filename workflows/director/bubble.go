@@ -28,7 +28,7 @@ func (b bubble) approach(approaching bool) bool {
 	return b.nearing() && (approaching || b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+4*b.tables)
 }
 
-// near says whether a simulation in the approach is within twice the rounds' margin of them:
+// near says whether a simulation in the approach is within three times the rounds' margin of them:
 // from there its tables report every hand again (one hand a batch: tableBatch), so that when the
 // rounds open none still deals a batch on toward a hand with an elimination before it hears of
 // them (PaceSlideBatch).

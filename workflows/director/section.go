@@ -44,7 +44,7 @@ type SectionOrder struct {
 	HandForHand *SectionRound `json:"handForHand,omitempty"`
 	// Approach: the bubble nears, the tables tell every hand (a simulation).
 	Approach *bool `json:"approach,omitempty"`
-	// Near: the approach is within twice the rounds' margin of them (bubble.near): the tables
+	// Near: the approach is within three times the rounds' margin of them (bubble.near): the tables
 	// report every hand again (a simulation, from PlanNear).
 	Near *bool `json:"near,omitempty"`
 	// Close ends the section: every table closes.

@@ -126,7 +126,7 @@ type TopState struct {
 
 // PlanBeside is the Plan from which the tournament plans between its sections whenever the counts
 // it reads are the sections' own (plannable), whatever moves are under way inside them;
-// PlanNear the one from which it tells its sections when the approach comes within twice the
+// PlanNear the one from which it tells its sections when the approach comes within three times the
 // rounds' margin of them (SectionOrder.Near, bubble.near), where their tables go back to one hand
 // a report. PlanLatest is the Plan of a run started now.
 const (
