@@ -28,12 +28,12 @@ func (b bubble) approach(approaching bool) bool {
 	return b.nearing() && (approaching || b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+4*b.tables)
 }
 
-// near says whether a simulation in the approach is within three times the rounds' margin of them:
-// from there its tables report every hand again (one hand a batch: tableBatch), so that when the
-// rounds open none still deals a batch on toward a hand with an elimination before it hears of
-// them (PaceSlideBatch).
-func (b bubble) near() bool {
-	return b.nearing() && b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+3*b.tables+4
+// near says whether a simulation in the approach (approaching) is within three times the rounds'
+// margin of them (near: it was already, until the approach ends): from there its tables report
+// every hand again (one hand a batch: tableBatch), so that when the rounds open none still deals
+// a batch on toward a hand with an elimination before it hears of them (PaceSlideBatch).
+func (b bubble) near(approaching, near bool) bool {
+	return approaching && (near || b.nearing() && b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+3*b.tables+4)
 }
 
 // rounds says whether the tables play in hand-for-hand rounds (lockstep; on: they do already) and

@@ -201,17 +201,9 @@ func TestSectionsBreakTablesBesideSlowOnes(t *testing.T) { // rules R3, R4
 	// (mean 1.54) while the sections' tables took level orders, 1.46-1.85 (mean 1.57) since
 	// (PaceSectionLevels), 1.44-1.84 (mean 1.58) with batches in the approach (PaceSlideBatch):
 	// one seed says little, their mean more.
-	if m := meanOf(ratios); m > 1.6 {
+	if m := mean(ratios); m > 1.6 {
 		t.Errorf("%.2f tables for each one R4 needs over seeds 1 to 3 (%.2f): want at most 1.6 on average", m, ratios)
 	}
-}
-
-func meanOf(xs []float64) float64 {
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	return sum / float64(max(len(xs), 1))
 }
 
 // TestSlidingCreditDealsABatch: a table whose credit slides deals a whole batch through the

@@ -79,8 +79,8 @@ func (w *planWatch) look(sim *sectionSim, measured bool) {
 	w.excess = append(w.excess, open-need)
 }
 
-func mean(xs []int) float64 {
-	sum := 0
+func mean[T int | float64](xs []T) float64 {
+	var sum T
 	for _, x := range xs {
 		sum += x
 	}

@@ -557,7 +557,7 @@ func (t *TopState) Step(now time.Time) {
 		h.Approach = approach
 		t.broadcast(SectionOrder{Approach: &approach})
 	}
-	if near := h.Approach && (h.Near || bubble.near()); t.Plan >= PlanNear && near != h.Near {
+	if near := bubble.near(h.Approach, h.Near); t.Plan >= PlanNear && near != h.Near {
 		h.Near = near
 		t.broadcast(SectionOrder{Near: &near})
 	}

@@ -1046,7 +1046,7 @@ func (s *TournamentState) approachBubble() {
 	b := s.bubble()
 	s.HandForHand.Approach = b.approach(s.HandForHand.Approach)
 	if s.Section == nil && s.Pace >= PaceSlideBatch {
-		s.setNear(s.HandForHand.Approach && (s.HandForHand.Near || b.near()))
+		s.setNear(b.near(s.HandForHand.Approach, s.HandForHand.Near))
 	}
 }
 
