@@ -18,12 +18,15 @@ import (
 )
 
 // newTestServer is temporaltest.NewServer as the workflows need their server set up: every
-// history in the first page of a workflow task (HistoryPageSize), and temporaltest's own search
-// attribute refresh kept. Its client logs as quietSDKLogger says.
+// history in the first page of a workflow task (HistoryPageSize), the history's task queues
+// without the split of every new range, and temporaltest's own search attribute refresh kept. Its client logs as quietSDKLogger says.
 func newTestServer(t testing.TB, opts ...temporaltest.TestServerOption) *temporaltest.TestServer {
 	dc := dynamicconfig.StaticClient{
 		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
 		dynamicconfig.HistoryMaxPageSize.Key():                      []dynamicconfig.ConstrainedValue{{Value: HistoryPageSize}},
+		// As the local run's server (localtemporal): a new range of the history's tasks merges
+		// into the queue's last slice rather than splitting it task by task (docs/design.md).
+		dynamicconfig.QueueShrinkPredicateMaxPendingKeys.Key(): []dynamicconfig.ConstrainedValue{{Value: 0}},
 	}
 	base := []temporaltest.TestServerOption{
 		temporaltest.WithBaseClientOptions(client.Options{Logger: quietSDKLogger()}),

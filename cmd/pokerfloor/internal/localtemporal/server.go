@@ -222,6 +222,11 @@ func start(opts Options, unlock func()) (*Server, error) {
 	dc := dynamicconfig.StaticClient{} // not temporaltest's forced search attribute refresh: a locked database read in every workflow task's dispatch
 	// One page holds any of the workflows' histories (workflows.HistoryPageSize, temporalio/temporal#7741).
 	dc[dynamicconfig.HistoryMaxPageSize.Key()] = []dynamicconfig.ConstrainedValue{{Value: workflows.HistoryPageSize}}
+	// The history's task queues keep the universal predicate (docs/design.md, "The history
+	// queue's split"): with it, a new range of tasks merges into the reader's last slice by range;
+	// narrowed to the namespaces pending (the default, for at most 10), every new range splits that
+	// slice task by task, which took a quarter of the process's CPU at 10,000 entries.
+	dc[dynamicconfig.QueueShrinkPredicateMaxPendingKeys.Key()] = []dynamicconfig.ConstrainedValue{{Value: 0}}
 	for k, v := range opts.DynamicConfig {
 		dc[k] = []dynamicconfig.ConstrainedValue{{Value: v}}
 	}
