@@ -171,3 +171,48 @@ func TestSeededSimulationIgnoresScheduling(t *testing.T) {
 		}
 	}
 }
+
+// TestClockPacedTablesTellEveryBatch: the tables of a simulation paced by the clock (a hand a
+// second at x60) tell their hand count every batch, news or not, and its last table reports a
+// batch at a time, so that the clock and the progress hear of them every 20 seconds at most; at
+// full speed, and in a run recorded before PaceClockReports, every 100 hands and five batches.
+func TestClockPacedTablesTellEveryBatch(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		pace          time.Duration
+		version       int
+		every, lonely int
+	}{
+		{"paced", time.Second, PaceClockReports, 10, 10},
+		{"paced, recorded before", time.Second, PaceSlideBatch, 100, 50},
+		{"full speed", 0, PaceClockReports, 100, 50},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := simSpec(9)
+			spec.Pace = c.pace
+			s, err := NewTournamentState("clock", spec, 1, simStart)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Pace = c.version
+			if got := s.loneBatch(); got != c.lonely {
+				t.Fatalf("the last table's batch %d, want %d", got, c.lonely)
+			}
+			st := s.TableInput(s.Tables[0].ID)
+			if st.ReportEvery != c.every {
+				t.Fatalf("the table tells its hand count every %d hands, want %d", st.ReportEvery, c.every)
+			}
+			// Hands without news: the table tells after ReportEvery of them, not before.
+			var ev TableEvent
+			st.Event(&ev, st.Acked, simStart) // the first event, which says the table started
+			st.HandsPlayed += int64(c.every - 1)
+			if st.Event(&TableEvent{}, st.Acked, simStart) {
+				t.Fatalf("an event after %d hands without news", c.every-1)
+			}
+			st.HandsPlayed++
+			if !st.Event(&TableEvent{}, st.Acked, simStart) {
+				t.Fatalf("no event after %d hands", c.every)
+			}
+		})
+	}
+}

@@ -397,7 +397,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		Batch:              s.tableBatch(),
 		MaxWait:            s.Spec.TableMaxWait,
 		HandNumber:         s.tableClockHands(),
-		ReportEvery:        100,
+		ReportEvery:        s.reportEvery(),
 		ContinueAsNewAfter: s.Spec.TableContinueAsNewAfter,
 		ButtonSeed:         tr.ButtonSeed,
 		TellGaps:           s.Pace >= PaceResend,
@@ -839,7 +839,11 @@ func (s *TournamentState) Resend() {
 // schedule by their own hands (TableState.Schedule) and took the order only to drop it (in the
 // director's simulation of 2,000 entries in sections, 39 % of the order signals); PaceSlideBatch
 // the one from which a table with a sliding credit deals a batch through the hands without an
-// elimination (TableState.SlideBatch) rather than reporting every hand.
+// elimination (TableState.SlideBatch) rather than reporting every hand; PaceClockReports the one
+// from which the tables of a simulation paced by the clock tell their hand count every batch
+// rather than every 100 hands (reportEvery) and its one table left reports a batch at a time
+// rather than five (loneBatch): a hand a second, the clock and the progress heard of the last
+// tables once in 100 seconds.
 const (
 	PaceSlide         = 1
 	PaceResend        = 2
@@ -857,8 +861,9 @@ const (
 	PaceSignalCap     = 14
 	PaceSectionLevels = 15
 	PaceSlideBatch    = 16
+	PaceClockReports  = 17
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceSlideBatch
+	PaceLatest = PaceClockReports
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
@@ -1218,10 +1223,26 @@ func (s *TournamentState) placeUnplaced() {
 	s.Unplaced = nil
 }
 
+// reportEvery is how many hands a table deals at most before it tells its hand count, news or not
+// (TableState.ReportEvery): 100, or a batch in a simulation paced by the clock (PaceClockReports),
+// whose tables deal a hand a second.
+func (s *TournamentState) reportEvery() int {
+	if s.Spec.Pace > 0 && s.Pace >= PaceClockReports {
+		return max(s.Spec.Batch, 1)
+	}
+	return 100
+}
+
 // loneBatch is the batch of a simulation's table alone: with nobody to keep in step with, the
 // only cost of a longer batch is the hands a crash voids (those not yet reported), and every
-// report is a round trip through Temporal.
-func (s *TournamentState) loneBatch() int { return creditBatches * max(s.Spec.Batch, 1) }
+// report is a round trip through Temporal. A simulation paced by the clock keeps its batch (from
+// PaceClockReports), a report every 20 seconds at most.
+func (s *TournamentState) loneBatch() int {
+	if s.Spec.Pace > 0 && s.Pace >= PaceClockReports {
+		return max(s.Spec.Batch, 1)
+	}
+	return creditBatches * max(s.Spec.Batch, 1)
+}
 
 // grantCredit lets the tables of a simulation deal on, as far as the window from the last hand
 // they told of; the grant goes when half the window is used, so a table seldom waits for it.
