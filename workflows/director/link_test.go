@@ -362,6 +362,71 @@ func TestTablesKeepQuietWhileTheRunContinues(t *testing.T) {
 	}
 }
 
+// TestClosingTableNotAskedToKeepQuiet: a table whose Close is queued, not yet signalled, is not
+// asked to keep quiet: the Quiet went behind the Close in one signal, the table answered it and
+// closed without a word, and the run waited out closeWait at the end for a close it never heard.
+// The run waits for its close instead; a run recorded before PaceQuietClosing asks it, as it did.
+func TestClosingTableNotAskedToKeepQuiet(t *testing.T) {
+	for _, pace := range []int{PaceQuietClosing, PaceQuietClosing - 1} {
+		s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Pace = pace
+		a := s.Tables[0].ID
+		in := s.TableInput(a)
+		st := &in
+		var ev TableEvent
+		st.Event(&ev, st.Acked, simStart)
+		ev.CanQuiet = true
+		s.OnEvent(ev)
+		for i := range s.Tables[1:] {
+			s.Tables[1+i].Closed = true
+		}
+		// The floor closes the table (closeEmptyTables), and the run is due to continue as new.
+		s.order(a, Order{Close: &CloseTableOrder{}})
+		s.Table(a).Closing = true
+		asked := s.QuietAsk(a)
+		if asked != (pace < PaceQuietClosing) {
+			t.Fatalf("pace %d: a closing table asked to keep quiet: %v", pace, asked)
+		}
+		if s.TablesQuiet() {
+			t.Fatalf("pace %d: quiet before the closing table closed or answered", pace)
+		}
+		var orders []Order
+		for _, b := range s.Outbox {
+			orders = append(orders, b.Orders...)
+		}
+		s.Outbox = nil
+		s.Signalled(a, orders)
+		st.NoteQuiet(orders)
+		st.AddOrders(orders)
+		var closed TableEvent
+		st.ApplyOrders(&closed)
+		if !st.Closing {
+			t.Fatalf("pace %d: the table did not take its Close", pace)
+		}
+		if asked {
+			// As it was: the table answers the Quiet, and closes keeping its news.
+			if !st.Event(&closed, st.Acked, simStart) || closed.Quiet == 0 || !st.Silent() {
+				t.Fatalf("pace %d: the closing table's answer %+v, silent %v", pace, closed, st.Silent())
+			}
+			continue
+		}
+		if st.Silent() || st.QuietOwed {
+			t.Fatal("a closing table keeps quiet")
+		}
+		closed.Closed = true
+		if !st.Event(&closed, st.Acked, simStart) {
+			t.Fatal("the close is no news")
+		}
+		s.OnEvent(closed)
+		if !s.Table(a).Closed || !s.TablesQuiet() {
+			t.Fatalf("after the close: closed %v, tables quiet %v", s.Table(a).Closed, s.TablesQuiet())
+		}
+	}
+}
+
 // TestMergeOutboxOneBatchATable: MergeOutbox gathers each table's queued orders into one batch, by
 // their numbers, each once (a resend of orders also still queued), tables in their first order.
 func TestMergeOutboxOneBatchATable(t *testing.T) {
