@@ -437,8 +437,8 @@ func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 }
 
 // askQuiet sends Order.Quiet, with every order queued for it, to each table the run should ask
-// to keep quiet before it continues as new (link.go, "Quiet"), and its Close to a table closing,
-// and starts the wait after which the run continues as new whoever has not answered (QuietWait).
+// to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
+// the run continues as new whoever has not answered (QuietWait).
 func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	s := w.s
 	if w.quietWait == nil {
@@ -449,7 +449,7 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 		if s.Pace >= director.PaceOneSignal && w.inflight[t.ID] > 0 {
 			continue // asked once that signal is done (the run asks at each step while it is due)
 		}
-		if t.Started && (s.QuietAsk(t.ID) || s.CloseBeforeQuiet(t.ID)) {
+		if t.Started && s.QuietAsk(t.ID) {
 			w.sendQueued(ctx, t)
 		}
 	}

@@ -228,20 +228,12 @@ func (s *TournamentState) QuietAsk(id floor.TableID) bool {
 		return false
 	}
 	if tr.Closing && s.Pace >= PaceQuietClosing {
-		return false // its Close goes instead (CloseBeforeQuiet), and TablesQuiet waits for it to close
+		return false // it closes, and says so: TablesQuiet waits for that
 	}
 	yes := true
 	s.order(id, Order{Quiet: &yes})
 	tr.QuietSeq, tr.Quiet = tr.Sent, false
 	return true
-}
-
-// CloseBeforeQuiet reports whether the run, due to continue as new, signals table id its queued
-// Close rather than asking it to keep quiet (QuietAsk): the table closes and says so. Holding
-// every other order, the run would otherwise never send it, and wait for it QuietWait.
-func (s *TournamentState) CloseBeforeQuiet(id floor.TableID) bool {
-	tr := s.Table(id)
-	return s.Pace >= PaceQuietClosing && tr != nil && tr.Closing && !tr.CloseSent && !tr.Closed
 }
 
 // TablesQuiet reports whether no table of the run can send it an event: each has closed, kept

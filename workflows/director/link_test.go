@@ -365,8 +365,7 @@ func TestTablesKeepQuietWhileTheRunContinues(t *testing.T) {
 // TestClosingTableNotAskedToKeepQuiet: a table whose Close is queued, not yet signalled, is not
 // asked to keep quiet: the Quiet went behind the Close in one signal, the table answered it and
 // closed without a word, and the run waited out closeWait at the end for a close it never heard.
-// The run signals it its Close instead (it holds every other order) and waits for it to close; a
-// run recorded before PaceQuietClosing asks it, as it did.
+// The run waits for its close instead; a run recorded before PaceQuietClosing asks it, as it did.
 func TestClosingTableNotAskedToKeepQuiet(t *testing.T) {
 	for _, pace := range []int{PaceQuietClosing, PaceQuietClosing - 1} {
 		s, err := NewTournamentState("t", simSpec(18), 1, simStart)
@@ -388,8 +387,8 @@ func TestClosingTableNotAskedToKeepQuiet(t *testing.T) {
 		s.order(a, Order{Close: &CloseTableOrder{}})
 		s.Table(a).Closing = true
 		asked := s.QuietAsk(a)
-		if asked != (pace < PaceQuietClosing) || s.CloseBeforeQuiet(a) == asked {
-			t.Fatalf("pace %d: a closing table asked to keep quiet: %v; its Close sent instead: %v", pace, asked, s.CloseBeforeQuiet(a))
+		if asked != (pace < PaceQuietClosing) {
+			t.Fatalf("pace %d: a closing table asked to keep quiet: %v", pace, asked)
 		}
 		if s.TablesQuiet() {
 			t.Fatalf("pace %d: quiet before the closing table closed or answered", pace)
@@ -400,9 +399,6 @@ func TestClosingTableNotAskedToKeepQuiet(t *testing.T) {
 		}
 		s.Outbox = nil
 		s.Signalled(a, orders)
-		if s.CloseBeforeQuiet(a) {
-			t.Fatal("the Close is sent twice")
-		}
 		st.NoteQuiet(orders)
 		st.AddOrders(orders)
 		var closed TableEvent
