@@ -218,17 +218,11 @@ func (tr *TableRecord) Drops() bool {
 
 // QuietAsk queues Order.Quiet for table id when the run should ask it (the caller signals it
 // with every order queued for the table, once none of its signals to the table is on its way),
-// and reports whether it did. A table closing is not asked (from PaceQuietClosing): its Close
-// queued and not yet signalled, a Quiet behind it went in the same signal, the table answered it
-// and closed without a word (it keeps its news), and the run waited for its close to the end
-// (closeWait: a minute at the end of one run in three of 1,500 entries at x600).
+// and reports whether it did.
 func (s *TournamentState) QuietAsk(id floor.TableID) bool {
 	tr := s.Table(id)
 	if s.Pace < PaceQuiet || tr == nil || !tr.CanQuiet || tr.Closed || tr.CloseSent || tr.QuietSeq > 0 || tr.Continue != ContinueNone {
 		return false
-	}
-	if tr.Closing && s.Pace >= PaceQuietClosing {
-		return false // it closes, and says so: TablesQuiet waits for that
 	}
 	yes := true
 	s.order(id, Order{Quiet: &yes})
