@@ -129,33 +129,27 @@ func TestHistoriesVerify(t *testing.T) {
 		// that on a busy machine he is never so far behind that the server drops him as too slow
 		// (outQueue).
 		deadline := time.After(time.Minute)
-		for joined.Load() < 0 {
-			select {
-			case <-seen:
-			case <-deadline:
-				t.Errorf("the spectator was not in after hand %d", r.HandNumber)
-				drain(s, r)
-				return
+		until := func(ok func() bool) bool {
+			for !ok() {
+				select {
+				case <-seen:
+				case <-deadline:
+					return false
+				}
 			}
+			return true
 		}
-		if r.HandNumber <= joined.Load() {
-			drain(s, r) // dealt before he was in
-			return
-		}
-		for {
+		switch {
+		case !until(func() bool { return joined.Load() >= 0 }):
+			t.Errorf("the spectator was not in after hand %d", r.HandNumber)
+		case r.HandNumber <= joined.Load(): // dealt before he was in
+		case !until(func() bool {
 			mu.Lock()
+			defer mu.Unlock()
 			_, ok := commits[r.HandNumber]
-			mu.Unlock()
-			if ok {
-				break
-			}
-			select {
-			case <-seen:
-			case <-deadline:
-				t.Errorf("the spectator never got hand %d's commitment", r.HandNumber)
-				drain(s, r)
-				return
-			}
+			return ok
+		}):
+			t.Errorf("the spectator never got hand %d's commitment", r.HandNumber)
 		}
 		drain(s, r)
 	}})
