@@ -19,7 +19,8 @@ import (
 
 // newTestServer is temporaltest.NewServer as the workflows need their server set up: every
 // history in the first page of a workflow task (HistoryPageSize), the history's task queues
-// without the split of every new range, and temporaltest's own search attribute refresh kept. Its client logs as quietSDKLogger says.
+// without the split of every new range, and temporaltest's own search attribute refresh kept.
+// Its client logs as quietSDKLogger says.
 func newTestServer(t testing.TB, opts ...temporaltest.TestServerOption) *temporaltest.TestServer {
 	dc := dynamicconfig.StaticClient{
 		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},

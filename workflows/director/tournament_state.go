@@ -1223,11 +1223,15 @@ func (s *TournamentState) placeUnplaced() {
 	s.Unplaced = nil
 }
 
+// clockReports: a simulation paced by the clock, from PaceClockReports, whose tables report every
+// batch (reportEvery, loneBatch).
+func (s *TournamentState) clockReports() bool { return s.Spec.Pace > 0 && s.Pace >= PaceClockReports }
+
 // reportEvery is how many hands a table deals at most before it tells its hand count, news or not
 // (TableState.ReportEvery): 100, or a batch in a simulation paced by the clock (PaceClockReports),
 // whose tables deal a hand a second.
 func (s *TournamentState) reportEvery() int {
-	if s.Spec.Pace > 0 && s.Pace >= PaceClockReports {
+	if s.clockReports() {
 		return max(s.Spec.Batch, 1)
 	}
 	return 100
@@ -1238,7 +1242,7 @@ func (s *TournamentState) reportEvery() int {
 // report is a round trip through Temporal. A simulation paced by the clock keeps its batch (from
 // PaceClockReports), a report every 20 seconds at most.
 func (s *TournamentState) loneBatch() int {
-	if s.Spec.Pace > 0 && s.Pace >= PaceClockReports {
+	if s.clockReports() {
 		return max(s.Spec.Batch, 1)
 	}
 	return creditBatches * max(s.Spec.Batch, 1)
