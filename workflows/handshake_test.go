@@ -133,3 +133,62 @@ func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
 		t.Errorf("%d busts told after the quiet, last event closed %v; expected c's, then the close", busts, events[len(events)-1].ev.Closed)
 	}
 }
+
+// TestTableClosedWhileQuietTellsItsClose: a table whose Close comes with its section's
+// Order.Quiet in one signal (the section due to continue as new) answers the Quiet and closes
+// keeping its news, its close among it: it does not end then, but once the section's next run
+// ends the quiet, telling its close. Before (no marker closeTells) it ended at once with the
+// close untold, and its section waited closeWait for it at the tournament's end. Left without
+// the end of the quiet, it ends after quietCloseWait.
+func TestTableClosedWhileQuietTellsItsClose(t *testing.T) {
+	for _, quietEnds := range []bool{true, false} {
+		env := newQuietEnv()
+		env.RegisterWorkflow(TableWorkflow)
+		type told struct {
+			at time.Duration
+			ev director.TableEvent
+		}
+		var events []told
+		start := env.Now()
+		env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+			events = append(events, told{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
+		})
+		yes, no := true, false
+		env.RegisterDelayedCallback(func() {
+			env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}, {Seq: 2, Quiet: &yes}})
+		}, time.Minute)
+		if quietEnds {
+			env.RegisterDelayedCallback(func() { env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 3, Quiet: &no}}) }, 2*time.Minute)
+		}
+		env.ExecuteWorkflow(TableWorkflow, threePlayers())
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		ended := env.Now().Sub(start)
+		for i, e := range events {
+			t.Logf("quiet ends %v: event %d at %v: seq %d, quiet %d, closed %v", quietEnds, i+1, e.at, e.ev.Seq, e.ev.Quiet, e.ev.Closed)
+		}
+		want := time.Minute + quietCloseWait
+		if quietEnds {
+			want = 2 * time.Minute
+		}
+		if ended < want || ended > want+time.Second {
+			t.Errorf("quiet ends %v: the table ended at %v, expected at %v", quietEnds, ended, want)
+		}
+		if len(events) < 2 || events[1].ev.Quiet != 2 || events[1].at != time.Minute {
+			t.Fatalf("quiet ends %v: %d events; expected the first, then the Quiet's answer at 1m", quietEnds, len(events))
+		}
+		closes := 0
+		for _, e := range events[2:] {
+			if e.ev.Closed {
+				closes++
+				if e.at < 2*time.Minute {
+					t.Errorf("the close told at %v, while the table kept quiet (until 2m)", e.at)
+				}
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[quietEnds]; closes != want {
+			t.Errorf("quiet ends %v: the close told %d times, expected %d", quietEnds, closes, want)
+		}
+	}
+}

@@ -79,17 +79,19 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 				_ = workflow.Sleep(ctx, time.Millisecond)
 				continue
 			}
-			if w.closedSent {
-				w.flush(ctx)
-				return nil
+			if !w.closedSent {
+				// Nobody is dealing (no report in flight): the last orders apply now.
+				var ev director.TableEvent
+				acked := w.st.Acked
+				w.st.ApplyOrders(&ev)
+				ev.Closed = true
+				w.st.Event(&ev, acked, workflow.Now(ctx))
+				w.send(ctx, ev)
+				w.closedSent = true
 			}
-			// Nobody is dealing (no report in flight): the last orders apply now.
-			var ev director.TableEvent
-			acked := w.st.Acked
-			w.st.ApplyOrders(&ev)
-			ev.Closed = true
-			w.st.Event(&ev, acked, workflow.Now(ctx))
-			w.send(ctx, ev)
+			if w.quietClose(ctx) {
+				continue
+			}
 			w.flush(ctx)
 			return nil
 		}
@@ -119,6 +121,36 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 	}
 }
 
+// quietClose waits, for a table closed while its section has it keep quiet (a Close and the
+// section's Order.Quiet in one signal, as the section was due to continue as new), for the end
+// of the quiet, the section's next run's order, at most quietCloseWait: then its close goes with
+// the news it kept. It reports whether the run waited (the caller looks again). From version 1
+// of the marker closeTells; before, the run ended with its close untold, and its section waited
+// for it closeWait (a run recorded before ends as it did).
+func (w *tableWorkflow) quietClose(ctx workflow.Context) bool {
+	if !w.st.Silent() {
+		return false
+	}
+	if w.quietUntil.IsZero() {
+		if workflow.GetVersion(ctx, closeTells, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			return false
+		}
+		w.quietUntil = workflow.Now(ctx).Add(quietCloseWait)
+	}
+	left := w.quietUntil.Sub(workflow.Now(ctx))
+	if left <= 0 {
+		return false
+	}
+	if ok, err := w.wait.within(ctx, left, func() bool { return w.orders.Len() > 0 }); ok || err != nil {
+		w.timerCancelled = true // the wait's timer did not fire: cancelled in this task
+	}
+	return true
+}
+
+// quietCloseWait bounds how long a table closed while it keeps quiet waits for its section's
+// next run (quietClose): the section's own wait for its tables' quiet is QuietWait.
+const quietCloseWait = 2 * QuietWait
+
 // continueHandshake is the version marker of the continue-as-new handshake (table runs);
 // sectionQuiet the one of keeping quiet while the section continues as new; handlersLast the
 // one from which the run reads its markers before it sets its report's handler.
@@ -126,6 +158,7 @@ const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
 	handlersLast      = "handlers-last"
+	closeTells        = "close-tells"
 )
 
 // readMarkers reads the run's version markers that its report's handler depends on. From
@@ -195,8 +228,12 @@ type tableWorkflow struct {
 	// must not apply the orders that the new host's report has to see.
 	latest  int
 	sending int // events being signalled
-	// closedSent: the table closed itself (the last table, R5) and said so in a report's event.
+	// closedSent: the table said it closed: in a report's event (the last table closed itself,
+	// R5), or as its run ends.
 	closedSent bool
+	// quietUntil: closed while it keeps quiet, the run waits until then for the quiet's end
+	// (quietClose).
+	quietUntil time.Time
 	// handshake: the run continues as new by the handshake with its section; asked: it has
 	// asked; continueSeq is the Seq of the section's answer (0: none yet), before the last Seq
 	// the run before had; timerCancelled: a report's wait ended (its timer cancelled) since the

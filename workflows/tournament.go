@@ -377,7 +377,9 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 	for _, b := range s.Outbox {
 		t := s.Table(b.Table)
 		if t != nil && t.Drops() {
-			continue
+			if b.Orders = s.AfterClose(t.ID, b.Orders); len(b.Orders) == 0 {
+				continue
+			}
 		}
 		if t == nil || !t.Started || holding || oneSignal && w.inflight[t.ID] > 0 || capped && w.sending >= signalsInFlight {
 			kept = append(kept, b)

@@ -238,6 +238,82 @@ func TestNothingGoesAfterTheClose(t *testing.T) {
 	}
 }
 
+// TestQuietEndGoesAfterTheClose: a run due to continue as new asks a closing table, whose Close
+// is queued and not yet signalled, to keep quiet: the Close and the Order.Quiet go in one
+// signal, the table answers and closes keeping its news. From PaceQuietClosing the next run's
+// end of the quiet goes to it all the same (AfterClose), and nothing after it: the table tells
+// its close then, and ends (the workflows' TestTableClosedWhileQuietTellsItsClose). Before, it
+// was dropped with every order after the Close, and the run waited for the close closeWait.
+func TestQuietEndGoesAfterTheClose(t *testing.T) {
+	for _, pace := range []int{PaceQuietClosing, PaceQuietClosing - 1} {
+		s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Pace = pace
+		a := s.Tables[0].ID
+		in := s.TableInput(a)
+		st := &in
+		ev := TableEvent{Resumed: true}
+		st.Event(&ev, st.Acked, simStart)
+		ev.CanQuiet = true
+		s.OnEvent(ev)
+		for i := range s.Tables[1:] {
+			s.Tables[1+i].Closed = true
+		}
+		s.Outbox = nil
+		s.order(a, Order{Close: &CloseTableOrder{}})
+		s.Table(a).Closing = true
+		if !s.QuietAsk(a) {
+			t.Fatalf("pace %d: the closing table not asked to keep quiet", pace)
+		}
+		var orders []Order
+		for _, b := range s.Outbox {
+			orders = append(orders, b.Orders...)
+		}
+		s.Outbox = nil
+		s.Signalled(a, orders)
+		st.NoteQuiet(orders)
+		st.AddOrders(orders)
+		answer := TableEvent{}
+		st.ApplyOrders(&answer)
+		if !st.Event(&answer, 0, simStart) || answer.Quiet == 0 || !st.Silent() {
+			t.Fatalf("pace %d: the answer %+v, silent %v", pace, answer, st.Silent())
+		}
+		answer.CanQuiet = true
+		s.OnEvent(answer)
+		if !s.TablesQuiet() || !s.Table(a).Drops() {
+			t.Fatalf("pace %d: quiet %v, orders dropped %v; expected both once the closing table answered", pace, s.TablesQuiet(), s.Table(a).Drops())
+		}
+
+		// The next run: the orders unacknowledged go again, and the end of the quiet.
+		s.Resend()
+		s.EndQuiet()
+		var queued []Order
+		for _, b := range s.Outbox {
+			queued = append(queued, b.Orders...)
+		}
+		goes := s.AfterClose(a, queued)
+		if pace < PaceQuietClosing {
+			if len(goes) > 0 {
+				t.Errorf("pace %d: %+v go after the Close", pace, goes)
+			}
+			continue
+		}
+		if len(goes) != 1 || goes[0].Quiet == nil || *goes[0].Quiet || goes[0].Seq <= answer.Quiet {
+			t.Fatalf("pace %d: %+v go after the Close of %+v, expected the end of the quiet alone", pace, goes, queued)
+		}
+		s.Signalled(a, goes)
+		if later := s.AfterClose(a, queued); len(later) > 0 {
+			t.Errorf("pace %d: %+v go again after the end of the quiet", pace, later)
+		}
+		st.NoteQuiet(goes)
+		if st.Silent() {
+			t.Error("the table keeps quiet after the end of it")
+		}
+	}
+}
+
 // TestTablesKeepQuietWhileTheRunContinues: a run due to continue as new asks each table that can
 // to keep quiet (Order.Quiet, with the orders queued for it); the table answers with one event
 // and keeps its news until an order past the Quiet comes; the run may continue as new only once

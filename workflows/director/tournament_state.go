@@ -843,7 +843,8 @@ func (s *TournamentState) Resend() {
 // from which the tables of a simulation paced by the clock tell their hand count every batch
 // rather than every 100 hands (reportEvery) and its one table left reports a batch at a time
 // rather than five (loneBatch): a hand a second, the clock and the progress heard of the last
-// tables once in 100 seconds.
+// tables once in 100 seconds; PaceQuietClosing the one from which the end of a quiet goes to a
+// table whose Close went with its Order.Quiet (AfterClose).
 const (
 	PaceSlide         = 1
 	PaceResend        = 2
@@ -862,8 +863,9 @@ const (
 	PaceSectionLevels = 15
 	PaceSlideBatch    = 16
 	PaceClockReports  = 17
+	PaceQuietClosing  = 18
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceClockReports
+	PaceLatest = PaceQuietClosing
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
