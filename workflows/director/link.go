@@ -338,10 +338,10 @@ func (t *TableState) Silent() bool { return t.Quiet > 0 && !t.QuietOwed }
 // (an ask that came late) changes nothing. Before, a section asked its tournament for leave to
 // continue and waited for it: at 100,000 entries the sections' continues-as-new starved.
 
-// SectionQuietWait bounds how long the tournament holds a quiet section's orders: twice the minute
-// a section gives its ask and then its tables (the workflows' QuietWait), so that a section that
-// continues as new within its own bounds finds its orders held.
-const SectionQuietWait = 2 * time.Minute
+// SectionQuietWait bounds how long the tournament holds a quiet section's orders: twice the two
+// minutes a section gives its ask and then its tables (the workflows' QuietWait), so that a
+// section that continues as new within its own bounds finds its orders held.
+const SectionQuietWait = 4 * time.Minute
 
 // HoldStep is where a section's run is in asking its tournament to hold its orders.
 type HoldStep int
