@@ -67,17 +67,7 @@ func TestTableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T) {
 // bring, until an order past the Quiet comes (the section's next run): then what it kept goes,
 // in sequence. Its first event says it can keep quiet.
 func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
-	env := newQuietEnv()
-	env.RegisterWorkflow(TableWorkflow)
-	type told struct {
-		at time.Duration
-		ev director.TableEvent
-	}
-	var events []told
-	start := env.Now()
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		events = append(events, told{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
-	})
+	env, told := newTellingTable()
 	yes, no := true, false
 	at := func(d time.Duration, o director.Order) {
 		env.RegisterDelayedCallback(func() { env.SignalWorkflow(OrdersSignal, []director.Order{o}) }, d)
@@ -103,6 +93,7 @@ func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
+	events := *told
 	for i, e := range events {
 		t.Logf("event %d at %v: seq %d, quiet %d, busts %d, closed %v", i+1, e.at, e.ev.Seq, e.ev.Quiet, len(e.ev.Busts), e.ev.Closed)
 		if e.ev.Seq != i+1 {
@@ -142,17 +133,8 @@ func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
 // the end of the quiet, it ends after quietCloseWait.
 func TestTableClosedWhileQuietTellsItsClose(t *testing.T) {
 	for _, quietEnds := range []bool{true, false} {
-		env := newQuietEnv()
-		env.RegisterWorkflow(TableWorkflow)
-		type told struct {
-			at time.Duration
-			ev director.TableEvent
-		}
-		var events []told
+		env, told := newTellingTable()
 		start := env.Now()
-		env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-			events = append(events, told{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
-		})
 		yes, no := true, false
 		env.RegisterDelayedCallback(func() {
 			env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}, {Seq: 2, Quiet: &yes}})
@@ -165,6 +147,7 @@ func TestTableClosedWhileQuietTellsItsClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		ended := env.Now().Sub(start)
+		events := *told
 		for i, e := range events {
 			t.Logf("quiet ends %v: event %d at %v: seq %d, quiet %d, closed %v", quietEnds, i+1, e.at, e.ev.Seq, e.ev.Quiet, e.ev.Closed)
 		}
@@ -191,4 +174,23 @@ func TestTableClosedWhileQuietTellsItsClose(t *testing.T) {
 			t.Errorf("quiet ends %v: the close told %d times, expected %d", quietEnds, closes, want)
 		}
 	}
+}
+
+// toldEvent is an event a table signalled its section, and when (from the workflow's start).
+type toldEvent struct {
+	at time.Duration
+	ev director.TableEvent
+}
+
+// newTellingTable is a test environment for a TableWorkflow whose events to its section ("t")
+// are kept, in the order signalled.
+func newTellingTable() (*testsuite.TestWorkflowEnvironment, *[]toldEvent) {
+	env := newQuietEnv()
+	env.RegisterWorkflow(TableWorkflow)
+	var events []toldEvent
+	start := env.Now()
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		events = append(events, toldEvent{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
+	})
+	return env, &events
 }
