@@ -258,6 +258,11 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 			select {
 			case <-changed:
 			case <-time.After(10 * time.Millisecond):
+			case err := <-played:
+				// The bot gave up (a refusal it does not retry): say why at once rather than
+				// wait out ctx (a run under a second suite's load once failed here after 2 min
+				// with no welcome and no reason).
+				t.Fatalf("%s: the bot stopped: %v (welcomes %d, actions %v)", what, err, welcomes, acts)
 			case <-ctx.Done():
 				t.Fatalf("%s: welcomes %d, actions %v", what, welcomes, acts)
 			}
