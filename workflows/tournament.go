@@ -462,9 +462,10 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 // PaceQuiet, and the server may refuse that once for an event that comes in. Two minutes: at
 // 100,000 entries the 112 sections come due nearly together and ask their 11,112 tables at
 // once, and on temporaltest with the tables' 8 pollers on 2 cores some tables answered after
-// the minute it was before: in each of the 4 runs of TestHundredThousandEntriesWithinTemporalsLimits
-// logged (5 December), 1 to 6 sections waited it out, and in 4 of the 9 runs that day a late
-// answer came in during the task that continued a section as new.
+// the minute it was before: in each of the 4 runs of
+// TestHundredThousandEntriesWithinTemporalsLimits logged (5 December), 1 to 6 sections waited
+// it out, and in 4 of the 9 runs that day a late answer came in during the task that continued
+// a section as new.
 const QuietWait = 2 * time.Minute
 
 // sendQueued signals table t every order queued for it.
