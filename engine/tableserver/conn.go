@@ -292,6 +292,21 @@ func unknownType(t protocol.Type) *protocol.Error {
 		Message: fmt.Sprintf("unknown message type %q: expected join, action, advance, seed, chat, sitin or sitout", t)}
 }
 
+// awaitSetUp holds a join that came before the table was set up (a process just started, loading
+// its state from the tournament) until it is, the table stops, the connection ends, or setUpWait
+// passes (Config.SetUpWait): the player is seated once the table knows its seats, rather than refused and left to try
+// again.
+func (s *Server) awaitSetUp(c *conn) {
+	t := time.NewTimer(s.cfg.SetUpWait)
+	defer t.Stop()
+	select {
+	case <-s.setUp:
+	case <-s.ended:
+	case <-c.done:
+	case <-t.C:
+	}
+}
+
 // join checks the token and seats the connection: a player at his own seat (never another's), or a
 // spectator.
 func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
@@ -299,6 +314,7 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 	if perr != nil {
 		return perr
 	}
+	s.awaitSetUp(c)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if claims.Role == protocol.RolePlayer && s.cfg.Follow != nil {

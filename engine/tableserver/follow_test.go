@@ -81,9 +81,15 @@ func (tt *testTable) get(path string) (int, string) {
 
 // A table process is not ready, and seats nobody, until its reporter has given it the table's
 // state (the TableWorkflow's, as of the last hand acknowledged); then it is, and /inhand says when
-// a hand is being dealt.
+// a hand is being dealt. A join that comes before is held until the state is loaded, and the
+// player is welcomed to his seat then.
 func TestNotReadyUntilTheStateIsLoaded(t *testing.T) {
-	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders)})
+	tt, open := serve(t, 2, Config{Bots: engine.PlayersFunc(func(p string) engine.Decider {
+		if p == "p01" {
+			return nil // played over the network
+		}
+		return bot.CheckFolder{}
+	})})
 	if code, body := tt.get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "no state yet") {
 		t.Fatalf("readyz before the state: %d %q", code, body)
 	}
@@ -91,15 +97,28 @@ func TestNotReadyUntilTheStateIsLoaded(t *testing.T) {
 		t.Fatalf("inhand before the state: %d %q", code, body)
 	}
 	c := tt.dial(tt.token("p01"))
-	if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "not set up yet") {
-		t.Fatalf("a join before the state: %+v", errs)
+	time.Sleep(50 * time.Millisecond) // the join is in, and held
+	if tt.srv.Ready() {
+		t.Fatal("ready before the state was loaded")
 	}
 	open()
-	for !tt.srv.Ready() {
-		time.Sleep(time.Millisecond)
+	var w protocol.Welcome
+	c.next(protocol.TypeWelcome, &w, nil)
+	if w.Player != "p01" || w.Seat < 0 {
+		t.Fatalf("the held join's welcome: %+v, want p01 at his seat", w)
 	}
 	if code, _ := tt.get("/readyz"); code != 200 {
 		t.Fatalf("readyz once the state is loaded: %d", code)
+	}
+}
+
+// A join held past Config.SetUpWait, the table's state still not loaded (its reporter not
+// answering), is refused as not set up yet: the client, or the gateway, joins again later.
+func TestJoinRefusedWhenTheStateDoesNotCome(t *testing.T) {
+	tt, _ := serve(t, 2, Config{Bots: engine.PlayersFunc(checkFolders), SetUpWait: 20 * time.Millisecond})
+	c := tt.dial(tt.token("p01"))
+	if errs, _ := c.closed(); len(errs) != 1 || errs[0].Code != protocol.CodeNotSeated || !strings.Contains(errs[0].Message, "not set up yet") {
+		t.Fatalf("a join before the state, past the wait: %+v", errs)
 	}
 }
 
@@ -191,9 +210,11 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	// start serves the table on ln until the returned func stops it, as a killed process would.
-	start := func(ln net.Listener) (stop func()) {
-		srv, err := New(Config{Tournament: "sunday", TableID: "t1", Reporter: local, Tokens: tokens,
+	// start serves the table on ln until the returned func stops it, as a killed process would;
+	// its state is loaded once open is called (the bot's first join comes before it).
+	start := func(ln net.Listener) (stop, open func()) {
+		gate := reporttest.NewGated(local)
+		srv, err := New(Config{Tournament: "sunday", TableID: "t1", Reporter: gate, Tokens: tokens,
 			Bots: engine.PlayersFunc(func(p string) engine.Decider {
 				if p == "p02" {
 					return bot.CheckFolder{}
@@ -215,9 +236,9 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 			<-done
 			hs.CloseClientConnections()
 			hs.Close()
-		}
+		}, gate.Open
 	}
-	stop := start(ln)
+	stop, open := start(ln)
 
 	var mu sync.Mutex
 	welcomes, acts := 0, map[int]int{} // by welcome: the actions sent after it
@@ -246,6 +267,7 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 	defer cancel()
 	played := make(chan error, 1)
 	go func() { played <- b.Play(ctx) }()
+	time.AfterFunc(100*time.Millisecond, open) // the bot's join is held until the state comes
 	until := func(what string, cond func() bool) {
 		t.Helper()
 		for {
@@ -274,8 +296,9 @@ func TestBotReconnectsToARestartedTable(t *testing.T) {
 	if err != nil {
 		t.Skipf("the address %s was taken meanwhile: %v", addr, err)
 	}
-	stop = start(ln2)
+	stop, open = start(ln2)
 	defer stop()
+	open()
 	until("the bot joins the new process by itself and plays", func() bool { return welcomes >= 2 && acts[welcomes] > 0 })
 	cancel()
 	if err := <-played; err != nil && ctx.Err() == nil {

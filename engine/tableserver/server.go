@@ -69,6 +69,10 @@ type Config struct {
 	// with "try again later" (1013), and the client joins again in a moment. false: the player has
 	// no seat anywhere (he is out, or unknown), and the join is refused as without Follow.
 	Follow func(player string) (protocol.Move, bool)
+	// SetUpWait is how long a join that comes before the table is set up (its process started,
+	// its state not loaded from the tournament yet) waits for it before it is refused as "not set
+	// up yet"; 20 s if zero.
+	SetUpWait time.Duration
 }
 
 // Server is one table served over WebSocket. Run plays the table; Handler serves the connections
@@ -85,6 +89,8 @@ type Server struct {
 	spectators map[*conn]struct{}
 	tokensUsed map[string]*conn // token IDs of open connections
 	started    bool             // the reporter answered once: players are known
+	setUp      chan struct{}    // closed once started: a join that came before waits for it
+	ended      chan struct{}    // closed when Run returns
 	inHand     bool
 	hand       int64 // the hand in progress, or the last one
 	round      engine.Round
@@ -121,6 +127,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = 20 * time.Second
 	}
+	if cfg.SetUpWait <= 0 {
+		cfg.SetUpWait = 20 * time.Second
+	}
 	if cfg.FramesPerSecond <= 0 {
 		cfg.FramesPerSecond = 20
 	}
@@ -128,7 +137,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Burst = 40
 	}
 	s := &Server{cfg: cfg, clock: cfg.Clock, log: cfg.Logger, deck: cfg.Deck, players: map[string]*player{},
-		spectators: map[*conn]struct{}{}, tokensUsed: map[string]*conn{}, toAct: -1}
+		spectators: map[*conn]struct{}{}, tokensUsed: map[string]*conn{}, toAct: -1,
+		setUp: make(chan struct{}), ended: make(chan struct{})}
 	if s.clock == nil {
 		s.clock = host.RealClock{}
 	}
@@ -173,6 +183,7 @@ func (s *Server) Run(ctx context.Context) error {
 	draining := s.draining
 	s.stopped, s.inHand = true, false
 	s.mu.Unlock()
+	close(s.ended)
 	cancel()
 	if draining && errors.Is(err, context.Canceled) {
 		err = nil // a drain that found the table waiting between hands
@@ -254,6 +265,7 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 		}
 		s.log.Info("state loaded", "table", s.cfg.TableID, "hand", st.HandNumber, "players", len(st.Seats),
 			"chips", chips, "directive", st.Directive.String())
+		close(s.setUp)
 	}
 	s.started = true
 	s.waiting = st.Directive == report.Wait

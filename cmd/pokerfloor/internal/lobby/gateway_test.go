@@ -43,7 +43,8 @@ type testTable struct {
 }
 
 // serveTable serves table id with players, those in bots played by the table's own bots, until the
-// test ends. A gated table refuses every join ("not set up yet") until open is called.
+// test ends. A gated table refuses every join ("not set up yet", after a short wait) until open is
+// called.
 func serveTable(t *testing.T, id string, players []string, bots map[string]bool, gated bool) *testTable {
 	t.Helper()
 	local, err := host.NewLocalReporter(host.LocalConfig{TableID: id, Config: engine.Config{Seats: len(players)},
@@ -62,6 +63,7 @@ func serveTable(t *testing.T, id string, players []string, bots map[string]bool,
 		rep, open = g, g.Open
 	}
 	srv, err := tableserver.New(tableserver.Config{Tournament: gatewayTournament, TableID: id, Reporter: rep, Tokens: tokens,
+		SetUpWait: 50 * time.Millisecond, // a gated table refuses soon, as one whose state does not come
 		Bots: engine.PlayersFunc(func(p string) engine.Decider {
 			if bots[p] {
 				return bot.CheckFolder{}
