@@ -268,11 +268,15 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.HandForHand != nil:
 		r := *o.HandForHand
 		if r.Round == 0 {
-			h.On, h.Open, h.Group, h.Participants = false, false, nil, nil
+			h.On, h.Open, h.Group, h.Participants, h.Waiting = false, false, nil, nil, nil
 			s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
 			return
 		}
 		h.On = true
+		if s.Pace >= PaceRoundAfterMoves && !r.Skip && s.MovesPending() {
+			h.Waiting = &r // opened once the section's own moves are made (openWaitingRound)
+			return
+		}
 		h.Round = r.Round - 1 // openRound counts it
 		s.openRound(r.Grouped, r.Skip)
 	case o.Approach != nil:
@@ -284,6 +288,22 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.Deal != nil:
 		s.dealOrdered(*o.Deal)
 	}
+}
+
+// openWaitingRound opens the hand-for-hand round the tournament ordered while the section's own
+// moves were under way (HandForHandState.Waiting), once they are made: every player moved between
+// two rounds is seated before the next round's hand (R7), and the tournament orders the round
+// once the field between its sections is planned, not once every section has told it its moves
+// are made, a report's round trip less each round (PaceRoundAfterMoves).
+func (s *TournamentState) openWaitingRound() {
+	h := &s.HandForHand
+	if h.Waiting == nil || h.Open || s.MovesPending() {
+		return
+	}
+	r := *h.Waiting
+	h.Waiting = nil
+	h.Round = r.Round - 1 // openRound counts it
+	s.openRound(r.Grouped, r.Skip)
 }
 
 // orElse is a, or b when a is empty.
@@ -406,6 +426,7 @@ func (s *TournamentState) stepSection(now time.Time) {
 				s.plan()
 			}
 		}
+		s.openWaitingRound()
 		s.hold(now)
 		s.grantCredit()
 	}

@@ -2,8 +2,11 @@ package director
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
 // planWatch follows a section simulation step by step, from the tournament's side: the tables
@@ -264,4 +267,67 @@ func TestLonePlayerInASectionMovesAtOnce(t *testing.T) { // rule R4
 	if out := f.sendOuts(1); len(out) > 0 || f.top.Section(1).Phase != SectionOpen {
 		t.Errorf("a section's four players sent %+v (phase %s) where no other section has a seat", out, f.top.Section(1).Phase)
 	}
+}
+
+// rounds are the hand-for-hand rounds ordered to section n and not yet acknowledged.
+func (e *topEvents) rounds(n int) []SectionRound {
+	var out []SectionRound
+	for _, m := range e.top.Section(n).Orders.Unacked {
+		if m.Msg.HandForHand != nil {
+			out = append(out, *m.Msg.HandForHand)
+		}
+	}
+	return out
+}
+
+// TestTopOpensTheNextRoundBesideSectionsOwnMoves: in the hand-for-hand rounds (R7), once every
+// section has dealt a round and the field between them is planned, the tournament orders the next
+// round though the sections' own moves are under way (each opens it once its moves are made:
+// TestSectionOpensAWaitingRoundOnceItsMovesAreMade: a hand-for-hand round ordered while the
+// section's own moves are under way waits until they are made, so that no player moved between
+// two rounds misses the next (R7), and then opens at every table; a barrier (Skip) opens at once.
+func TestSectionOpensAWaitingRoundOnceItsMovesAreMade(t *testing.T) { // rule R7
+	spec := simSpec(360)
+	spec.SectionTables = 20
+	_, secs, err := NewTopState("wait", spec, 3, 0, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := secs[0].State(simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &floorSim{t: t, s: s, tables: map[floor.TableID]*simTable{}, rng: rand.New(rand.NewPCG(3, 1)), now: simStart}
+	f.openTables()
+	order := func(r SectionRound) {
+		s.OnOrders([]Numbered[SectionOrder]{{Seq: s.Section.Orders.Last + 1, Msg: SectionOrder{HandForHand: &r}}})
+	}
+	h := &s.HandForHand
+	round := 0
+	for k := 0; ; k++ {
+		if k == 50 {
+			t.Fatal("no round ended with the section's moves under way in 50 rounds")
+		}
+		// The barrier opens at once, moves under way or not, and stops every table after its hand.
+		f.until(s.MovesPending)
+		round++
+		order(SectionRound{Round: round, Skip: true})
+		if !h.Open || h.Round != round || h.Waiting != nil {
+			t.Fatalf("a barrier with moves under way: open %v round %d waiting %+v; want it open at once", h.Open, h.Round, h.Waiting)
+		}
+		f.until(func() bool { return s.Section.RoundDone == round })
+		if s.MovesPending() {
+			break // the moves planned at the barrier: the next round waits for them
+		}
+	}
+	round++
+	order(SectionRound{Round: round, Grouped: true})
+	if h.Open || h.Waiting == nil || h.Waiting.Round != round {
+		t.Fatalf("a round ordered with moves under way: open %v, waiting %+v; want it waiting", h.Open, h.Waiting)
+	}
+	f.until(func() bool { return h.Open })
+	if s.MovesPending() || h.Round != round || !h.Grouped || h.Waiting != nil {
+		t.Fatalf("the round opened with moves pending %v, round %d grouped %v, waiting %+v", s.MovesPending(), h.Round, h.Grouped, h.Waiting)
+	}
+	f.until(func() bool { return s.Section.RoundDone == round })
 }

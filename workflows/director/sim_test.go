@@ -157,6 +157,9 @@ func (f *floorSim) report(t *simTable) {
 		delete(f.tables, t.st.Number)
 		return
 	}
+	if next.Directive == report.Play && t.st.HandForHand > 0 {
+		f.seatedForRound(t)
+	}
 	if next.Directive == report.Play {
 		for range next.Batch {
 			if !f.deal(t) {
@@ -262,6 +265,22 @@ func (f *floorSim) once() {
 	f.step()
 	if len(f.s.ChipErrors) > 0 {
 		f.t.Fatalf("%v", f.s.ChipErrors)
+	}
+}
+
+// seatedForRound fails the test if table t deals its hand of a hand-for-hand round while a player
+// the floor moved to it has left his table and is not seated at t: he would miss the round (R7:
+// every player moved between two rounds is seated before the next round's hand).
+func (f *floorSim) seatedForRound(t *simTable) {
+	rec := f.s.Table(t.st.Number)
+	if rec == nil {
+		return
+	}
+	for _, a := range rec.Arriving {
+		if a.Sent && !slices.ContainsFunc(t.st.Seats, func(s TableSeat) bool { return s.Player == a.Player }) {
+			f.t.Fatalf("rule R7: table %d deals round %d while %s, moved to it, is on his way (%s)",
+				t.st.Number, t.st.HandForHand, a.Player, a.Reason)
+		}
 	}
 }
 

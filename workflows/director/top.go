@@ -128,11 +128,15 @@ type TopState struct {
 // it reads are the sections' own (plannable), whatever moves are under way inside them;
 // PlanNear the one from which it tells its sections when the approach comes within three times the
 // rounds' margin of them (SectionOrder.Near, bubble.near), where their tables go back to one hand
-// a report. PlanLatest is the Plan of a run started now.
+// a report; PlanRoundBeside the one from which it orders the next hand-for-hand round once the
+// field between its sections is planned (plannable) rather than once every section has told it
+// its own moves are made (settled): each section opens the round when its moves are made
+// (HandForHandState.Waiting), and a round costs a report's round trip less. PlanLatest is the Plan of a run started now.
 const (
-	PlanBeside = 1
-	PlanNear   = 2
-	PlanLatest = PlanNear
+	PlanBeside      = 1
+	PlanNear        = 2
+	PlanRoundBeside = 3
+	PlanLatest      = PlanRoundBeside
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -569,7 +573,7 @@ func (t *TopState) Step(now time.Time) {
 	case lockstep && !h.On:
 		h.On = true
 		t.openRound(false, true)
-	case lockstep && t.settled():
+	case lockstep && (t.settled() || t.Plan >= PlanRoundBeside && t.plannable()):
 		t.openRound(grouped, false)
 	case !lockstep && h.On:
 		h.On = false

@@ -245,6 +245,9 @@ type HandForHandState struct {
 	Participants []floor.TableID     `json:"participants,omitempty"`
 	Group        []floor.Elimination `json:"group,omitempty"`
 	Rounds       int                 `json:"rounds,omitempty"` // hand-for-hand rounds dealt (grouped)
+	// Waiting is a section's round the tournament ordered while the section's own moves were under
+	// way: it opens once they are made (openWaitingRound, PaceRoundAfterMoves).
+	Waiting *SectionRound `json:"waiting,omitempty"`
 }
 
 // SanctionRecord is a sanction given by the director: the floor's record once the table applied it.
@@ -844,28 +847,32 @@ func (s *TournamentState) Resend() {
 // rather than every 100 hands (reportEvery) and its one table left reports a batch at a time
 // rather than five (loneBatch): a hand a second, the clock and the progress heard of the last
 // tables once in 100 seconds; PaceQuietClosing the one from which the end of a quiet goes to a
-// table whose Close went with its Order.Quiet (AfterClose).
+// table whose Close went with its Order.Quiet (AfterClose); PaceRoundAfterMoves the one from which a
+// section given a hand-for-hand round while its own moves are under way opens it once they are made
+// (HandForHandState.Waiting), rather than at once: its tournament, from PlanRoundBeside, orders
+// the round without waiting to hear that every section's moves are made.
 const (
-	PaceSlide         = 1
-	PaceResend        = 2
-	PaceHostEarly     = 3
-	PaceLost          = 4
-	PaceRebuys        = 5
-	PaceHandOn        = 6
-	PaceClosed        = 7
-	PaceHostBatch     = 8
-	PaceReportUpdate  = 9
-	PaceHeldSkip      = 10
-	PaceQuiet         = 11
-	PaceOneSignal     = 12
-	PaceSectionQuiet  = 13
-	PaceSignalCap     = 14
-	PaceSectionLevels = 15
-	PaceSlideBatch    = 16
-	PaceClockReports  = 17
-	PaceQuietClosing  = 18
+	PaceSlide           = 1
+	PaceResend          = 2
+	PaceHostEarly       = 3
+	PaceLost            = 4
+	PaceRebuys          = 5
+	PaceHandOn          = 6
+	PaceClosed          = 7
+	PaceHostBatch       = 8
+	PaceReportUpdate    = 9
+	PaceHeldSkip        = 10
+	PaceQuiet           = 11
+	PaceOneSignal       = 12
+	PaceSectionQuiet    = 13
+	PaceSignalCap       = 14
+	PaceSectionLevels   = 15
+	PaceSlideBatch      = 16
+	PaceClockReports    = 17
+	PaceQuietClosing    = 18
+	PaceRoundAfterMoves = 19
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceQuietClosing
+	PaceLatest = PaceRoundAfterMoves
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
