@@ -691,6 +691,86 @@ func TestRuleA15OneClockAcrossRefusals(t *testing.T) {
 	}
 }
 
+// slowReporter takes delay (on the fake clock) to answer each report, and answers Wait (for wait)
+// in place of its third answer, as the TableWorkflow does for a table held.
+type slowReporter struct {
+	report.Reporter
+	clock       *host.FakeClock
+	delay, wait time.Duration
+	n           int
+}
+
+func (s *slowReporter) Report(ctx context.Context, id string, results []report.HandResult) (report.State, error) {
+	st, err := s.Reporter.Report(ctx, id, results)
+	s.clock.Advance(s.delay)
+	if s.n++; s.n == 3 && err == nil && st.Directive == report.Play {
+		return report.State{Directive: report.Wait, WaitFor: s.wait}, nil
+	}
+	return st, err
+}
+
+// A paced table whose reports take longer than a hand makes the time up: it deals at once after
+// a slow report until it is back on its schedule, so that it keeps the clock's pace on average
+// (before, it lost all but one hand's time of every report: 3 s in 10 at a report of 4 s). After
+// a Wait (a table held) it starts its schedule again and makes nothing up.
+func TestRunnerPaceMakesUpSlowReports(t *testing.T) {
+	const pace, delay, wait = time.Second, 4 * time.Second, time.Minute
+	clock := host.NewFakeClock(epoch)
+	slow := &slowReporter{Reporter: newLocal(t, 6, 10, nil), clock: clock, delay: delay, wait: wait}
+	opt := options(3, clock)
+	opt.Pace = pace
+	var starts []time.Time
+	opt.OnHand = func(*report.HandResult) { starts = append(starts, clock.Now()) }
+	if err := host.NewRunner("t1", slow, bot.Players(3, bot.KindRandom, bot.KindStrength), opt).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(starts) < 40 {
+		t.Fatalf("%d hands: too few to see four batches of 10", len(starts))
+	}
+	// The hands of the second batch (11-20), after a report of 4 s: 11 to 14 were due by then and
+	// go at once, the rest on schedule.
+	for k := 10; k < 20; k++ {
+		due := starts[0].Add(time.Duration(k) * pace)
+		if late := starts[k].Sub(due); late < 0 || late > delay {
+			t.Fatalf("hand %d dealt %v after its time: want at most the report's %v", k+1, late, delay)
+		}
+		if k >= 15 && !starts[k].Equal(due) {
+			t.Errorf("hand %d dealt %v after its time: want it back on schedule", k+1, starts[k].Sub(due))
+		}
+	}
+	// The third report answered Wait: after it the table deals a Pace apart from its first hand,
+	// however long it waited.
+	if gap := starts[20].Sub(starts[19]); gap < wait {
+		t.Fatalf("hands 20 and 21 %v apart, want the Wait of %v between them", gap, wait)
+	}
+	for k := 21; k < 30; k++ {
+		if gap := starts[k].Sub(starts[k-1]); gap != pace {
+			t.Fatalf("hands %d and %d %v apart after the Wait, want the pace %v: nothing to make up", k, k+1, gap, pace)
+		}
+	}
+
+	// A hand that itself takes longer than a Pace (a player thinking) owes nothing: the next
+	// hands go a Pace apart, with reports that take no time.
+	clock = host.NewFakeClock(epoch)
+	opt = options(3, clock)
+	opt.Pace = pace
+	var ends []time.Time
+	opt.OnHand = func(*report.HandResult) {
+		if len(ends) == 4 {
+			clock.Advance(delay) // hand 5 took 4 s
+		}
+		ends = append(ends, clock.Now())
+	}
+	if err := host.NewRunner("t1", newLocal(t, 6, 10, nil), bot.Players(3, bot.KindRandom, bot.KindStrength), opt).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for k := 6; k < 10; k++ {
+		if gap := ends[k].Sub(ends[k-1]); gap != pace {
+			t.Fatalf("hands %d and %d ended %v apart after a long hand, want the pace %v: a hand's own time is not made up", k, k+1, gap, pace)
+		}
+	}
+}
+
 // A simulation at a set speed deals at the clock's pace (Options.Pace): one hand a Pace, batches
 // of any size, and the same hands as at full speed.
 func TestRunnerPace(t *testing.T) {
