@@ -283,6 +283,43 @@ func (e *topEvents) rounds(n int) []SectionRound {
 // TestTopOpensTheNextRoundBesideSectionsOwnMoves: in the hand-for-hand rounds (R7), once every
 // section has dealt a round and the field between them is planned, the tournament orders the next
 // round though the sections' own moves are under way (each opens it once its moves are made:
+// TestSectionOpensAWaitingRoundOnceItsMovesAreMade); not while a section owes players to another,
+// and a tournament started before PlanRoundBeside waits for every section to be settled.
+func TestTopOpensTheNextRoundBesideSectionsOwnMoves(t *testing.T) { // rule R7
+	for _, plan := range []int{PlanRoundBeside, PlanNear} {
+		e := newTopEvents(t, 54, 2) // three sections of two tables, 18 players each
+		e.top.Plan = plan
+		e.top.Spec.HandForHandBefore = 0
+		h := &e.top.HandForHand
+		h.On, h.Round, h.Grouped = true, 4, true // in the rounds, the fourth dealt
+		e.send(1, SectionEvent{Players: 18, Tables: 2, RoundDone: 4})
+		e.send(2, SectionEvent{Players: 18, Tables: 2, RoundDone: 4, Owing: 1})
+		e.send(3, SectionEvent{Players: 18, Tables: 2, RoundDone: 4})
+		if r := e.rounds(1); len(r) > 0 {
+			t.Fatalf("plan %d: round ordered while section 2 owes a player to another: %+v", plan, r)
+		}
+		e.send(2, SectionEvent{Players: 18, Tables: 2, RoundDone: 4}) // sent; its own moves under way
+		got := e.rounds(1)
+		if plan < PlanRoundBeside {
+			if len(got) > 0 {
+				t.Fatalf("plan %d: round ordered before every section was settled: %+v", plan, got)
+			}
+			for n := 1; n <= 3; n++ {
+				e.send(n, SectionEvent{Players: 18, Tables: 2, RoundDone: 4, Settled: true})
+			}
+			got = e.rounds(1)
+		}
+		if len(got) != 1 || got[0].Round != 5 || got[0].Skip || !got[0].Grouped {
+			t.Fatalf("plan %d: section 1 was ordered %+v, want the fifth round, grouped", plan, got)
+		}
+		for n := 2; n <= 3; n++ {
+			if r := e.rounds(n); len(r) != 1 || r[0].Round != 5 {
+				t.Errorf("plan %d: section %d was ordered %+v, want the fifth round", plan, n, r)
+			}
+		}
+	}
+}
+
 // TestSectionOpensAWaitingRoundOnceItsMovesAreMade: a hand-for-hand round ordered while the
 // section's own moves are under way waits until they are made, so that no player moved between
 // two rounds misses the next (R7), and then opens at every table; a barrier (Skip) opens at once.
