@@ -38,13 +38,9 @@ type Options struct {
 	OnHand func(*report.HandResult)
 	// Observe, if set, sees the table once the hand is dealt and after every action (see observe.go).
 	Observe func(*engine.Table)
-	// Pace, in a simulation played at a set speed, is the time from the start of one hand to the
-	// start of the next: the table deals at the clock's pace whatever the size of its batches. A
-	// table its reporter kept behind that schedule (a report answered later than the next hand
-	// was due) deals at once until it is back on it, making up at most catchUpHands hands (not
-	// the time a hand itself took); a Wait (held, paused, a break) starts the schedule again from
-	// the next hand. Zero deals each hand
-	// as soon as the last is done.
+	// Pace, in a simulation played at a set speed, is the least time from the start of one hand to
+	// the start of the next: the table deals at the clock's pace whatever the size of its batches.
+	// Zero deals each hand as soon as the last is done.
 	Pace time.Duration
 }
 
@@ -94,17 +90,8 @@ type Runner struct {
 
 	hands, voided, interrupted, illegal, timedOut, reports, retries, waits atomic.Int64
 
-	// For Options.Pace: when the last hand started (zero: deal at once), the time spent in the
-	// reporter since, and the time the reporter kept the table behind its schedule, to make up.
-	dealt          time.Time
-	reported, owed time.Duration
+	dealt time.Time // when the last hand started, for Options.Pace
 }
-
-// catchUpHands bounds the hands a paced table makes up after its reporter kept it behind its
-// schedule: a report's round trip through a busy server took 3 to 10 s at 10,000 entries at x60,
-// where a table deals 20 hands a report, and a table that lost that much at every report dealt at
-// two thirds of the clock's pace.
-const catchUpHands = 20
 
 // seatPlayer is the Decider of the player in a seat.
 type seatPlayer struct {
@@ -165,7 +152,6 @@ func (r *Runner) Run(ctx context.Context) error {
 			// WaitFor 0 asks again at once: a reporter that waits itself (the TableWorkflow holds
 			// the Update until something changes) answers Wait only when its own wait ran out.
 			r.waits.Add(1)
-			r.dealt, r.owed = time.Time{}, 0 // a table told to wait has nothing to make up
 			if err := r.clock.Sleep(ctx, st.WaitFor); err != nil {
 				return err
 			}
@@ -186,8 +172,6 @@ func (r *Runner) Run(ctx context.Context) error {
 // State for what comes next.
 func (r *Runner) report(ctx context.Context) (report.State, error) {
 	delay := r.opt.Retry.Initial
-	start := r.clock.Now()
-	defer func() { r.reported += r.clock.Now().Sub(start) }()
 	for attempt := 1; ; attempt++ {
 		st, err := r.reporter.Report(ctx, r.id, r.results)
 		if err == nil {
@@ -362,26 +346,15 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 	return nil
 }
 
-// pace waits, with Options.Pace, until the next hand is due: a Pace after the last started, less
-// the time the reporter kept the table behind (owed), at most catchUpHands hands of it. A hand
-// that started late because the reporter was slow adds what the reporter cost to owed; one late
-// because the hand itself took longer than a Pace (a player thinking) owes nothing.
+// pace waits, with Options.Pace, until a Pace has gone since the last hand started. Time spent
+// waiting for the reporter counts: a table that waited longer than a hand deals at once.
 func (r *Runner) pace(ctx context.Context) error {
 	if r.opt.Pace <= 0 {
 		return nil
 	}
-	reported := r.reported
-	r.reported = 0
-	now := r.clock.Now()
 	if !r.dealt.IsZero() {
-		due := r.dealt.Add(r.opt.Pace)
-		if late := now.Sub(due); late >= 0 {
-			r.owed = min(r.owed+min(late, reported), catchUpHands*r.opt.Pace)
-		} else {
-			wait := -late
-			made := min(r.owed, wait)
-			r.owed -= made
-			if err := r.clock.Sleep(ctx, wait-made); err != nil {
+		if wait := r.dealt.Add(r.opt.Pace).Sub(r.clock.Now()); wait > 0 {
+			if err := r.clock.Sleep(ctx, wait); err != nil {
 				return err
 			}
 		}
