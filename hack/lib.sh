@@ -59,7 +59,8 @@ build_kubernetes() {
     done
     mkdir -p "$work/bin"
     nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$work/bin/" "${pkgs[@]}"
-    # Moved in whole: a cache folder never holds half a binary.
-    for c in "$@"; do mv "$work/bin/$c" "$out/$c"; done
+    # Moved in whole, under this run's own name first (the work folder may be on another file
+    # system): a cache folder never holds half a binary.
+    for c in "$@"; do mv "$work/bin/$c" "$out/$c.tmp.$$" && mv "$out/$c.tmp.$$" "$out/$c"; done
   )
 }

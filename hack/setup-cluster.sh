@@ -48,8 +48,8 @@ if [[ ! -s "$cache/kwok-stages.yaml" ]]; then
   for f in node/fast/node-initialize pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
     echo "---"
     cat "$kwok_dir/kustomize/stage/$f.yaml"
-  done >"$cache/kwok-stages.yaml.tmp"
-  mv "$cache/kwok-stages.yaml.tmp" "$cache/kwok-stages.yaml"
+  done >"$cache/kwok-stages.yaml.tmp.$$" # this run's own name (two runs at once share no file)
+  mv "$cache/kwok-stages.yaml.tmp.$$" "$cache/kwok-stages.yaml"
 fi
 
 log "cluster binaries ready"

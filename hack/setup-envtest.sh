@@ -61,8 +61,11 @@ import (
 func main() { etcdmain.Main(os.Args) }
 GO
   go mod tidy >/dev/null
-  nice -n 19 go build -trimpath -ldflags="-s -w" -o "$cache/etcd.tmp" .
-  mv "$cache/etcd.tmp" "$cache/etcd"
+  # Built beside its place under this run's own name, then renamed: the cache never holds half a
+  # binary, and two runs building at once (two suites side by side on a fresh machine) do not
+  # share a file.
+  nice -n 19 go build -trimpath -ldflags="-s -w" -o "$cache/etcd.tmp.$$" .
+  mv "$cache/etcd.tmp.$$" "$cache/etcd"
 fi
 
 log "envtest binaries ready"
