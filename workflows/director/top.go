@@ -131,7 +131,8 @@ type TopState struct {
 // a report; PlanRoundBeside the one from which it orders the next hand-for-hand round once the
 // field between its sections is planned (plannable) rather than once every section has told it
 // its own moves are made (settled): each section opens the round when its moves are made
-// (HandForHandState.Waiting), and a round costs a report's round trip less. PlanLatest is the Plan of a run started now.
+// (HandForHandState.Waiting), and a round costs a report's round trip less. PlanLatest is the
+// Plan of a run started now.
 const (
 	PlanBeside      = 1
 	PlanNear        = 2

@@ -847,10 +847,10 @@ func (s *TournamentState) Resend() {
 // rather than every 100 hands (reportEvery) and its one table left reports a batch at a time
 // rather than five (loneBatch): a hand a second, the clock and the progress heard of the last
 // tables once in 100 seconds; PaceQuietClosing the one from which the end of a quiet goes to a
-// table whose Close went with its Order.Quiet (AfterClose); PaceRoundAfterMoves the one from which a
-// section given a hand-for-hand round while its own moves are under way opens it once they are made
-// (HandForHandState.Waiting), rather than at once: its tournament, from PlanRoundBeside, orders
-// the round without waiting to hear that every section's moves are made.
+// table whose Close went with its Order.Quiet (AfterClose); PaceRoundAfterMoves the one from
+// which a section given a hand-for-hand round while its own moves are under way opens it once they
+// are made (HandForHandState.Waiting), rather than at once: its tournament, from PlanRoundBeside,
+// orders the round without waiting to hear that every section's moves are made.
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
