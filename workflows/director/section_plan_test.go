@@ -182,10 +182,21 @@ func (e *topEvents) send(n int, ev SectionEvent) {
 
 // sendOuts are the SendOut orders queued for section n and not yet acknowledged.
 func (e *topEvents) sendOuts(n int) []SendOutOrder {
-	var out []SendOutOrder
+	return unackedOrders(e, n, func(o SectionOrder) *SendOutOrder { return o.SendOut })
+}
+
+// rounds are the hand-for-hand rounds ordered to section n and not yet acknowledged.
+func (e *topEvents) rounds(n int) []SectionRound {
+	return unackedOrders(e, n, func(o SectionOrder) *SectionRound { return o.HandForHand })
+}
+
+// unackedOrders are the parts of the orders queued for section n and not yet acknowledged that
+// part picks (nil: an order of another kind).
+func unackedOrders[T any](e *topEvents, n int, part func(SectionOrder) *T) []T {
+	var out []T
 	for _, m := range e.top.Section(n).Orders.Unacked {
-		if m.Msg.SendOut != nil {
-			out = append(out, *m.Msg.SendOut)
+		if p := part(m.Msg); p != nil {
+			out = append(out, *p)
 		}
 	}
 	return out
@@ -267,17 +278,6 @@ func TestLonePlayerInASectionMovesAtOnce(t *testing.T) { // rule R4
 	if out := f.sendOuts(1); len(out) > 0 || f.top.Section(1).Phase != SectionOpen {
 		t.Errorf("a section's four players sent %+v (phase %s) where no other section has a seat", out, f.top.Section(1).Phase)
 	}
-}
-
-// rounds are the hand-for-hand rounds ordered to section n and not yet acknowledged.
-func (e *topEvents) rounds(n int) []SectionRound {
-	var out []SectionRound
-	for _, m := range e.top.Section(n).Orders.Unacked {
-		if m.Msg.HandForHand != nil {
-			out = append(out, *m.Msg.HandForHand)
-		}
-	}
-	return out
 }
 
 // TestTopOpensTheNextRoundBesideSectionsOwnMoves: in the hand-for-hand rounds (R7), once every
