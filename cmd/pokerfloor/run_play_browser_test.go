@@ -164,7 +164,7 @@ func TestBrowserPlayFollowsTheMove(t *testing.T) {
 			}
 		})
 	}
-	for st.Path == first {
+	for st.Path == first || st.Path == "" { // "": the page being replaced, not read this time
 		st, _ = act()
 		if ctx.Err() != nil {
 			t.Fatalf("the page stayed at %s: %+v", first, st)
