@@ -61,6 +61,9 @@ build_kubernetes() {
     nice -n 19 go build -trimpath -ldflags="$ldflags" -o "$work/bin/" "${pkgs[@]}"
     # Moved in whole, under this run's own name first (the work folder may be on another file
     # system): a cache folder never holds half a binary.
-    for c in "$@"; do mv "$work/bin/$c" "$out/$c.tmp.$$" && mv "$out/$c.tmp.$$" "$out/$c"; done
+    for c in "$@"; do
+      mv "$work/bin/$c" "$out/$c.tmp.$$"
+      mv "$out/$c.tmp.$$" "$out/$c"
+    done
   )
 }

@@ -293,9 +293,9 @@ func unknownType(t protocol.Type) *protocol.Error {
 }
 
 // awaitSetUp holds a join that came before the table was set up (a process just started, loading
-// its state from the tournament) until it is, the table stops, the connection ends, or setUpWait
-// passes (Config.SetUpWait): the player is seated once the table knows its seats, rather than refused and left to try
-// again.
+// its state from the tournament) until it is, the table stops, the connection ends, or
+// Config.SetUpWait passes: the player is seated once the table knows its seats, rather than
+// refused and left to try again.
 func (s *Server) awaitSetUp(c *conn) {
 	t := time.NewTimer(s.cfg.SetUpWait)
 	defer t.Stop()
