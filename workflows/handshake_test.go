@@ -125,6 +125,39 @@ func TestTableKeepsQuietWhileItsSectionContinues(t *testing.T) {
 	}
 }
 
+// TestTableStartedQuietSaysNothingUntilAsked: a table whose section marks it started once its
+// start is done (TableState.QuietStart, director.PaceQuietStart) does not say it is up: its first
+// event is its first news, here the answer to its section's Order.Quiet. Without QuietStart its
+// first event says it is up, at once. A hundred tables' first events, told while their section's
+// one slow task ran, had the server fail that task at 100,000 entries (ForceCloseCommand).
+func TestTableStartedQuietSaysNothingUntilAsked(t *testing.T) {
+	for _, quietStart := range []bool{true, false} {
+		env, told := newTellingTable()
+		yes := true
+		env.RegisterDelayedCallback(func() { env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Quiet: &yes}}) }, time.Minute)
+		env.RegisterDelayedCallback(func() {
+			env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 2, Close: &director.CloseTableOrder{}}})
+		}, 2*time.Minute)
+		st := threePlayers()
+		st.QuietStart = quietStart
+		env.ExecuteWorkflow(TableWorkflow, st)
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		events := *told
+		if len(events) == 0 {
+			t.Fatalf("quiet start %v: no event told", quietStart)
+		}
+		first := events[0]
+		switch {
+		case quietStart && (first.at != time.Minute || first.ev.Seq != 1 || first.ev.Quiet != 1 || first.ev.Resumed || !first.ev.CanQuiet):
+			t.Errorf("quiet start: first event at %v: %+v; expected the answer to Quiet 1 at 1m, seq 1, not saying it is up", first.at, first.ev)
+		case !quietStart && (first.at != 0 || first.ev.Seq != 1 || !first.ev.Resumed):
+			t.Errorf("no quiet start: first event at %v: %+v; expected it to say it is up at once", first.at, first.ev)
+		}
+	}
+}
+
 // TestTableClosedWhileQuietTellsItsClose: a table whose Close comes with its section's
 // Order.Quiet in one signal (the section due to continue as new) answers the Quiet and closes
 // keeping its news, its close among it: it does not end then, but once the section's next run

@@ -53,8 +53,9 @@ func TableWorkflow(ctx workflow.Context, st director.TableState) error {
 			w.before = max(w.before, o.Seq)
 		}
 		// The section hears that this run is up: a first run's section sends it no order before
-		// (the table's workflow is started by an activity of many tables' that ends later).
-		if workflow.GetInfo(ctx).ContinuedExecutionRunID != "" || w.st.EventSeq == 0 {
+		// (the table's workflow is started by an activity of many tables' that ends later),
+		// unless the section marks it started once that is done (QuietStart).
+		if workflow.GetInfo(ctx).ContinuedExecutionRunID != "" || w.st.EventSeq == 0 && !w.st.QuietStart {
 			w.tell(ctx, func(ev *director.TableEvent) { ev.Resumed = true })
 		}
 	}

@@ -236,9 +236,11 @@ type tournamentWorkflow struct {
 	// inflight counts the order signals on their way to each table (continue-as-new's
 	// handshake, tellContinue).
 	inflight map[floor.TableID]int
-	// quietWait runs from the run's first Order.Quiet (askQuiet).
-	quietWait workflow.Future
-	quietLate bool // the wait ran out (logged once)
+	// quietWait runs from the run's first Order.Quiet, from director.PaceQuietFromAsk its last
+	// (askQuiet); quietCancel cancels it.
+	quietWait   workflow.Future
+	quietCancel workflow.CancelFunc
+	quietLate   bool // the wait ran out (logged once)
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -440,12 +442,17 @@ func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 
 // askQuiet sends Order.Quiet, with every order queued for it, to each table the run should ask
 // to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
-// the run continues as new whoever has not answered (QuietWait).
+// the run continues as new whoever has not answered (QuietWait). From director.PaceQuietFromAsk
+// the wait starts again with each ask: a table is asked once it has started, and at 100,000
+// entries a section's tables started minutes after it came due, so that the wait from its first
+// ask (of no one) had run out and it continued as new as soon as the late asks were delivered,
+// their answers coming in during that task.
 func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	s := w.s
 	if w.quietWait == nil {
-		w.quietWait = workflow.NewTimer(ctx, QuietWait)
+		w.startQuietWait(ctx)
 	}
+	asked := false
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if s.Pace >= director.PaceOneSignal && w.inflight[t.ID] > 0 {
@@ -453,7 +460,26 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 		}
 		if t.Started && s.QuietAsk(t.ID) {
 			w.sendQueued(ctx, t)
+			asked = true
 		}
+	}
+	if asked && s.Pace >= director.PaceQuietFromAsk {
+		w.stopQuietWait()
+		w.startQuietWait(ctx)
+	}
+}
+
+// startQuietWait starts the wait for the tables' quiet (QuietWait).
+func (w *tournamentWorkflow) startQuietWait(ctx workflow.Context) {
+	tctx, cancel := workflow.WithCancel(ctx)
+	w.quietWait, w.quietCancel = workflow.NewTimer(tctx, QuietWait), cancel
+}
+
+// stopQuietWait cancels the wait for the tables' quiet, unless it is over: its timer would
+// fire during the task that continues the run as new.
+func (w *tournamentWorkflow) stopQuietWait() {
+	if w.quietWait != nil && !w.quietWait.IsReady() {
+		w.quietCancel()
 	}
 }
 
@@ -681,9 +707,7 @@ func (w *tournamentWorkflow) startSectionTables(ctx workflow.Context, ids []floo
 				return
 			}
 			for _, id := range batch {
-				if t := s.Table(id); t != nil {
-					t.Started = true
-				}
+				s.TableStarted(id)
 			}
 		})
 	}
@@ -701,7 +725,7 @@ func (w *tournamentWorkflow) started(ctx workflow.Context, c startingTable) bool
 		workflow.GetLogger(ctx).Error("table workflow did not start", "table", w.s.Table(c.id).WorkflowID, "error", err)
 		return false
 	}
-	w.s.Table(c.id).Started = true
+	w.s.TableStarted(c.id)
 	return true
 }
 

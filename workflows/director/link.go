@@ -142,6 +142,20 @@ func (tr *TableRecord) continueStep(ev TableEvent) {
 	}
 }
 
+// TableStarted marks table id's workflow started, its start done: its orders may go. From
+// PaceQuietStart the table's first run does not say it is up (TableState.QuietStart), and it
+// keeps quiet when asked, as its first event would have said.
+func (s *TournamentState) TableStarted(id floor.TableID) {
+	tr := s.Table(id)
+	if tr == nil {
+		return
+	}
+	tr.Started = true
+	if s.Pace >= PaceQuietStart && tr.EventSeq == 0 {
+		tr.CanQuiet = true
+	}
+}
+
 // TellContinue queues Order.Continue for table id, which asked to continue as new, and holds
 // every later order until its next run is up: the caller sends it once no order signal to the
 // table is on its way. It reports whether it queued one.

@@ -84,6 +84,12 @@ type TableState struct {
 	// (report.State.Go), rather than one hand a report (set by tournaments from PaceSlideBatch; a
 	// table started before reports every hand, as it did). The hands it may deal are the same.
 	SlideBatch bool `json:"slideBatch,omitempty"`
+	// QuietStart: the table's first run does not say it is up (TableEvent.Resumed): its section
+	// marks it started, and able to keep quiet, once its start is done (set by tournaments from
+	// PaceQuietStart; a table started before says so, as it did). At 100,000 entries a section's
+	// hundred tables said so while its tables' start was in one slow task of its, and their
+	// events and the start activities' came to more than the server takes during one task.
+	QuietStart bool `json:"quietStart,omitempty"`
 	// Quiet is the Seq of the section's Order.Quiet in force (0: none): the table sends no event
 	// until an order past it comes; QuietOwed: the event that answers it has not gone yet
 	// (link.go, "Quiet").

@@ -406,6 +406,7 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		TellGaps:           s.Pace >= PaceResend,
 		SkipHeld:           s.Pace >= PaceHeldSkip,
 		SlideBatch:         s.Pace >= PaceSlideBatch,
+		QuietStart:         s.Pace >= PaceQuietStart,
 	}
 	if s.Spec.TableDeadline > 0 {
 		st.Heartbeat = s.Spec.TableDeadline / 4
@@ -850,7 +851,13 @@ func (s *TournamentState) Resend() {
 // table whose Close went with its Order.Quiet (AfterClose); PaceRoundAfterMoves the one from
 // which a section given a hand-for-hand round while its own moves are under way opens it once they
 // are made (HandForHandState.Waiting), rather than at once: its tournament, from PlanRoundBeside,
-// orders the round without waiting to hear that every section's moves are made.
+// orders the round without waiting to hear that every section's moves are made;
+// PaceQuietFromAsk the one from which the wait of a run due to continue as new for its tables'
+// quiet (the workflows' QuietWait) runs from its last Order.Quiet, not its first: a table that
+// starts late is asked late, and its answer came in during the task that continued the run;
+// PaceQuietStart the one from which a table's first run does not say it is up
+// (TableState.QuietStart): the run marks it started, and able to keep quiet, once its start is
+// done.
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
@@ -871,8 +878,10 @@ const (
 	PaceClockReports    = 17
 	PaceQuietClosing    = 18
 	PaceRoundAfterMoves = 19
+	PaceQuietFromAsk    = 20
+	PaceQuietStart      = 21
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceRoundAfterMoves
+	PaceLatest = PaceQuietStart
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
