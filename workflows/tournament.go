@@ -165,6 +165,15 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		}
 		w.process(ctx)
 	}
+	if s.Pace >= director.PaceQuietEndsAtEnd {
+		// A run that came due and asked its tables to keep quiet ends instead: it ends their
+		// quiet, as its next run would have, or a table closed while quiet (its Close went with
+		// its Order.Quiet) waits for that next run (quietCloseWait) and tells its close too late
+		// for the wait below. Before, a satellite's section ended so, "closing", its last events
+		// not told (TestBountiesAndSatellitesInSectionsEndToEnd, 5 December, under load).
+		s.EndQuiet()
+		w.send(ctx)
+	}
 	// R5: over. Wait (a while) for every table to close, and for the hosts to let them go.
 	deadline := workflow.Now(ctx).Add(closeWait)
 	for !w.allClosed() {
@@ -236,11 +245,12 @@ type tournamentWorkflow struct {
 	// inflight counts the order signals on their way to each table (continue-as-new's
 	// handshake, tellContinue).
 	inflight map[floor.TableID]int
-	// quietWait runs from the run's first Order.Quiet, from director.PaceQuietFromAsk its last
-	// (askQuiet); quietCancel cancels it.
-	quietWait   workflow.Future
-	quietCancel workflow.CancelFunc
-	quietLate   bool // the wait ran out (logged once)
+	// quietWait runs from the run's first Order.Quiet (askQuiet); answerWait, from
+	// director.PaceQuietFromAsk, from its last, and answerCancel cancels it.
+	quietWait    workflow.Future
+	answerWait   workflow.Future
+	answerCancel workflow.CancelFunc
+	quietLate    bool // the wait ran out (logged once)
 }
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
@@ -442,15 +452,19 @@ func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 
 // askQuiet sends Order.Quiet, with every order queued for it, to each table the run should ask
 // to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
-// the run continues as new whoever has not answered (QuietWait). From director.PaceQuietFromAsk
-// the wait starts again with each ask: a table is asked once it has started, and at 100,000
-// entries a section's tables started minutes after it came due, so that the wait from its first
-// ask (of no one) had run out and it continued as new as soon as the late asks were delivered,
-// their answers coming in during that task.
+// the run continues as new whoever has not answered (QuietWait). From
+// director.PaceQuietFromAsk no table is asked once that wait is over, and the run waits
+// QuietAnswerWait at least after its last ask: at 100,000 entries a section's tables started
+// minutes after it came due, and it asked the last of them as its wait from the first ask (of
+// no one: none had started) ran out, continued as new as soon as those asks were delivered, and
+// an answer came in during that task.
 func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	s := w.s
 	if w.quietWait == nil {
-		w.startQuietWait(ctx)
+		w.quietWait = workflow.NewTimer(ctx, QuietWait)
+	}
+	if s.Pace >= director.PaceQuietFromAsk && w.quietWait.IsReady() {
+		return
 	}
 	asked := false
 	for i := range s.Tables {
@@ -464,24 +478,23 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 		}
 	}
 	if asked && s.Pace >= director.PaceQuietFromAsk {
-		w.stopQuietWait()
-		w.startQuietWait(ctx)
+		if w.answerWait != nil && !w.answerWait.IsReady() {
+			w.answerCancel()
+		}
+		actx, cancel := workflow.WithCancel(ctx)
+		w.answerWait, w.answerCancel = workflow.NewTimer(actx, QuietAnswerWait), cancel
 	}
 }
 
-// startQuietWait starts the wait for the tables' quiet (QuietWait).
-func (w *tournamentWorkflow) startQuietWait(ctx workflow.Context) {
-	tctx, cancel := workflow.WithCancel(ctx)
-	w.quietWait, w.quietCancel = workflow.NewTimer(tctx, QuietWait), cancel
+// answersWaited: the run has given its last ask to keep quiet QuietAnswerWait
+// (director.PaceQuietFromAsk).
+func (w *tournamentWorkflow) answersWaited() bool {
+	return w.answerWait == nil || w.answerWait.IsReady()
 }
 
-// stopQuietWait cancels the wait for the tables' quiet, unless it is over: its timer would
-// fire during the task that continues the run as new.
-func (w *tournamentWorkflow) stopQuietWait() {
-	if w.quietWait != nil && !w.quietWait.IsReady() {
-		w.quietCancel()
-	}
-}
+// QuietAnswerWait is the least a run due to continue as new waits for the answer of a table it
+// asked to keep quiet, whenever its wait for them all (QuietWait) ends.
+const QuietAnswerWait = 30 * time.Second
 
 // QuietWait bounds how long a run due to continue as new waits for its tables to keep quiet (a
 // table whose answer was lost, or that is gone): past it the run continues as new as before
@@ -843,7 +856,7 @@ func (w *tournamentWorkflow) quiet(ctx workflow.Context) bool {
 	}
 	// No table can send an event (they keep quiet as asked), or the wait for them is over.
 	if !w.s.TablesQuiet() {
-		if w.quietWait == nil || !w.quietWait.IsReady() {
+		if w.quietWait == nil || !w.quietWait.IsReady() || !w.answersWaited() {
 			return false
 		}
 		if !w.quietLate {

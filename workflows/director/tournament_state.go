@@ -852,12 +852,14 @@ func (s *TournamentState) Resend() {
 // which a section given a hand-for-hand round while its own moves are under way opens it once they
 // are made (HandForHandState.Waiting), rather than at once: its tournament, from PlanRoundBeside,
 // orders the round without waiting to hear that every section's moves are made;
-// PaceQuietFromAsk the one from which the wait of a run due to continue as new for its tables'
-// quiet (the workflows' QuietWait) runs from its last Order.Quiet, not its first: a table that
-// starts late is asked late, and its answer came in during the task that continued the run;
+// PaceQuietFromAsk the one from which a run due to continue as new asks no table to keep quiet
+// once its wait for their quiet (the workflows' QuietWait) is over, and waits for the answer of
+// the last it asked a while (QuietAnswerWait) whenever that wait ends: a table that started late
+// was asked late, and its answer came in during the task that continued the run;
 // PaceQuietStart the one from which a table's first run does not say it is up
 // (TableState.QuietStart): the run marks it started, and able to keep quiet, once its start is
-// done.
+// done; PaceQuietEndsAtEnd the one from which a run that asked its tables to keep quiet and
+// finishes instead of continuing as new ends their quiet (EndQuiet) as its next run would have.
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
@@ -880,8 +882,9 @@ const (
 	PaceRoundAfterMoves = 19
 	PaceQuietFromAsk    = 20
 	PaceQuietStart      = 21
+	PaceQuietEndsAtEnd  = 22
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceQuietStart
+	PaceLatest = PaceQuietEndsAtEnd
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
