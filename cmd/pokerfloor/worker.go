@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/pokerfloor/pokerfloor/controllers"
+	"github.com/pokerfloor/pokerfloor/workflows"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
+	"go.temporal.io/sdk/worker"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -32,10 +34,24 @@ func newWorkerCommand(v *viper.Viper) *cobra.Command {
 	addClusterFlags(f)
 	f.String("health-address", ":8081", "address of /healthz and /readyz (0: off)")
 	f.String("metrics-address", ":8080", "address of the Prometheus /metrics: workflow, workflow task and activity latency, the Temporal client's requests (0: off); OTEL_EXPORTER_OTLP_ENDPOINT sends metrics and traces by OTLP")
+	f.Int("workflow-cache", 0, fmt.Sprintf("workflow runs the worker keeps in memory (0: enough for one event of 100,000 entries, %d); a run evicted replays its whole history at its next task", defaultWorkflowCache))
 	return cmd
 }
 
+// defaultWorkflowCache is the worker's sticky cache unless --workflow-cache says otherwise: every
+// run of one event of 100,000 entries (its 11,112 tables, its sections and itself) with a quarter
+// to spare, as the local run sizes it for its field. The SDK's default, 10,000, evicts live runs
+// all the time at that size.
+var defaultWorkflowCache = workflows.WorkflowCacheFor(100_000, 9)
+
 func runWorker(cmd *cobra.Command, v *viper.Viper) error {
+	runs := v.GetInt("worker.workflow-cache")
+	if runs < 0 {
+		return usageErrorf("--workflow-cache %d: expected a number of workflow runs, or 0 for %d", runs, defaultWorkflowCache)
+	}
+	if runs == 0 {
+		runs = defaultWorkflowCache
+	}
 	s, err := readClusterSettings(v, "worker", nil)
 	if err != nil {
 		return err
@@ -77,6 +93,7 @@ func runWorker(cmd *cobra.Command, v *viper.Viper) error {
 		defer hs.Close()
 		s.log.Info("metrics endpoint", "address", ln.Addr().String())
 	}
+	worker.SetStickyWorkflowCacheSize(runs)
 	ws := controllers.NewWorkers(s.temporal, kube, v.GetString("worker.task-queue"))
 	if err := controllers.StartWorkers(ws); err != nil {
 		return fmt.Errorf("worker: %w (is Temporal at %s?)", err, v.GetString("worker.temporal-address"))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -51,4 +52,14 @@ func TestWorkerMetrics(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Logf("the worker's /metrics at %s has %q", metrics, want)
+}
+
+// TestWorkerRefusesANegativeCache: --workflow-cache takes a number of runs, or 0 for one event of
+// 100,000 entries; a negative one is refused before anything is dialled, saying what is expected.
+func TestWorkerRefusesANegativeCache(t *testing.T) {
+	code, out, errOut := runCommand(t, "worker", "--workflow-cache", "-5", "--temporal-address", "127.0.0.1:1")
+	if code != 2 || out != "" {
+		t.Errorf("exit %d, stdout %q; want 2 and nothing", code, out)
+	}
+	checkOneLineError(t, errOut, fmt.Sprintf("--workflow-cache -5: expected a number of workflow runs, or 0 for %d", defaultWorkflowCache))
 }
