@@ -61,6 +61,7 @@ type runLimits struct {
 	continueAsNew    int    // the size of the input it continued as new with (0: it did not)
 	children, acts   int    // the most pending at once
 	signals          int
+	starts           int // the most child workflows whose start was under way at once
 	taskFailed       int
 	unhandled        int            // tasks refused because a message came in as the run continued as new
 	unhandledBy      map[string]int // what came in during those tasks: signals by name (their sender's kind), other events by type
@@ -97,7 +98,7 @@ type runLimits struct {
 // to other workflows (initiated, not yet delivered or failed).
 func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, error) {
 	l := runLimits{id: id, run: run, unhandledBy: map[string]int{}, timedOut: map[string]int{}}
-	var children, acts, signals int
+	var children, acts, signals, starts int
 	afterUnhandled := false         // the events after a task refused for UnhandledCommand: what came in
 	afterTask, buffered := false, 0 // after a task's completion or failure: what came in during it
 	by := map[string]int{}
@@ -231,7 +232,13 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			l.failure = fmt.Sprintf("%s: %s", a.GetCause(), a.GetFailure().GetMessage())
 		case enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:
 			children++
-		case enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED,
+			starts++
+		case enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:
+			starts--
+		case enumspb.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED:
+			children--
+			starts--
+		case enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED,
 			enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED, enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED,
 			enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TIMED_OUT, enumspb.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED:
 			children--
@@ -254,7 +261,7 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 		case enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:
 			signals--
 		}
-		l.children, l.acts, l.signals = max(l.children, children), max(l.acts, acts), max(l.signals, signals)
+		l.children, l.acts, l.signals, l.starts = max(l.children, children), max(l.acts, acts), max(l.signals, signals), max(l.starts, starts)
 	}
 	return l, nil
 }
@@ -709,6 +716,9 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		canByKind[l.kind] = max(canByKind[l.kind], l.continueAsNew)
 		if l.continueAsNew > maxContinueAsNewInput {
 			t.Errorf("%s run %s continued as new with an input of %d bytes (at most %d)", l.id, l.run, l.continueAsNew, maxContinueAsNewInput)
+		}
+		if l.starts > sectionsStarting {
+			t.Errorf("%s run %s had %d child workflows' starts under way at once (at most %d: each start's completion comes in during whatever task runs)", l.id, l.run, l.starts, sectionsStarting)
 		}
 		if l.children > maxPending || l.acts > maxPending || l.signals > maxPending {
 			t.Errorf("%s run %s had %d pending children, %d activities, %d signals at once (at most %d each)", l.id, l.run, l.children, l.acts, l.signals, maxPending)
