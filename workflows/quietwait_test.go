@@ -22,23 +22,26 @@ import (
 // from its first task and its tables' start (their StartTables activity) ends late; the tables
 // do not say they are up (director.PaceQuietStart) and are asked once it is done. From
 // director.PaceQuietFromAsk a table that starts after the wait is over is not asked, and one
-// asked just before it is given QuietAnswerWait to answer. Before, the section asked them all
+// asked just before it is given QuietAnswerWait to answer from the ask's delivery. Before, the section asked them all
 // the same and continued as new as soon as the asks were delivered, the answers coming in during
 // that task (CI's 100,000-entry test, 5 December: section 1 refused for table 47's answer,
 // "event 3, acked 0, quiet 1").
 func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 	justBefore := QuietWait - 10*time.Second
 	const answerAfter = 20 * time.Second
+	const slowSignal = 40 * time.Second
 	for _, c := range []struct {
-		name      string
-		startTook time.Duration
-		silent    bool // the second table never answers
-		wantAsked bool
-		wantEnd   time.Duration
+		name       string
+		startTook  time.Duration
+		signalTook time.Duration // an order signal's delivery
+		silent     bool          // the second table never answers
+		wantAsked  bool
+		wantEnd    time.Duration
 	}{
-		{"started after the wait", QuietWait + time.Minute, false, false, QuietWait + time.Minute},
-		{"started just before its end, every table answers", justBefore, false, true, justBefore + answerAfter},
-		{"started just before its end, a table never answers", justBefore, true, true, justBefore + QuietAnswerWait},
+		{"started after the wait", QuietWait + time.Minute, 0, false, false, QuietWait + time.Minute},
+		{"started just before its end, every table answers", justBefore, 0, false, true, justBefore + answerAfter},
+		{"started just before its end, a table never answers", justBefore, 0, true, true, justBefore + QuietAnswerWait},
+		{"started just before its end, asked slowly, a table never answers", justBefore, slowSignal, true, true, justBefore + slowSignal + QuietAnswerWait},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env, start0, first := newSectionEnv(t)
@@ -51,7 +54,7 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 			env.OnActivity(StartTablesActivity, mock.Anything, mock.Anything, mock.Anything).After(c.startTook).Return(nil)
 			asked := map[floor.TableID]int{} // a table's Order.Quiet's Seq
 			askedAt := map[floor.TableID]time.Duration{}
-			env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).Return(nil).
+			env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(c.signalTook).Return(nil).
 				Run(func(args mock.Arguments) {
 					for _, o := range args.Get(4).([]director.Order) {
 						if o.Quiet != nil && *o.Quiet {
@@ -96,8 +99,8 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 				t.Errorf("tables asked to keep quiet: %v (at %v), expected both", asked, askedAt)
 			}
 			for n, at := range askedAt {
-				if at != c.startTook {
-					t.Errorf("table %d asked at %v, expected once its start was done (%v)", n, at, c.startTook)
+				if at != c.startTook+c.signalTook {
+					t.Errorf("table %d asked at %v, expected once its start was done and the signal delivered (%v)", n, at, c.startTook+c.signalTook)
 				}
 			}
 			if ended != c.wantEnd {

@@ -246,7 +246,8 @@ type tournamentWorkflow struct {
 	// handshake, tellContinue).
 	inflight map[floor.TableID]int
 	// quietWait runs from the run's first Order.Quiet (askQuiet); answerWait, from
-	// director.PaceQuietFromAsk, from its last, and answerCancel cancels it.
+	// director.PaceQuietFromAsk, from the delivery of its last (quietDelivered), and
+	// answerCancel cancels it.
 	quietWait    workflow.Future
 	answerWait   workflow.Future
 	answerCancel workflow.CancelFunc
@@ -454,10 +455,10 @@ func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 // to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
 // the run continues as new whoever has not answered (QuietWait). From
 // director.PaceQuietFromAsk no table is asked once that wait is over, and the run waits
-// QuietAnswerWait at least after its last ask: at 100,000 entries a section's tables started
-// minutes after it came due, and it asked the last of them as its wait from the first ask (of
-// no one: none had started) ran out, continued as new as soon as those asks were delivered, and
-// an answer came in during that task.
+// QuietAnswerWait at least after its last ask was delivered (signal): at 100,000 entries a
+// section's tables started minutes after it came due, and it asked the last of them as its wait
+// from the first ask (of no one: none had started) ran out, continued as new as soon as those
+// asks were delivered, and an answer came in during that task.
 func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	s := w.s
 	if w.quietWait == nil {
@@ -466,7 +467,6 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	if s.Pace >= director.PaceQuietFromAsk && w.quietWait.IsReady() {
 		return
 	}
-	asked := false
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if s.Pace >= director.PaceOneSignal && w.inflight[t.ID] > 0 {
@@ -474,26 +474,33 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 		}
 		if t.Started && s.QuietAsk(t.ID) {
 			w.sendQueued(ctx, t)
-			asked = true
 		}
-	}
-	if asked && s.Pace >= director.PaceQuietFromAsk {
-		if w.answerWait != nil && !w.answerWait.IsReady() {
-			w.answerCancel()
-		}
-		actx, cancel := workflow.WithCancel(ctx)
-		w.answerWait, w.answerCancel = workflow.NewTimer(actx, QuietAnswerWait), cancel
 	}
 }
 
-// answersWaited: the run has given its last ask to keep quiet QuietAnswerWait
-// (director.PaceQuietFromAsk).
+// quietDelivered starts the wait for the answer to an Order.Quiet just delivered
+// (QuietAnswerWait, from director.PaceQuietFromAsk), anew.
+func (w *tournamentWorkflow) quietDelivered(ctx workflow.Context, orders []director.Order) {
+	if w.s.Pace < director.PaceQuietFromAsk || !slices.ContainsFunc(orders, func(o director.Order) bool { return o.Quiet != nil && *o.Quiet }) {
+		return
+	}
+	if w.answerWait != nil && !w.answerWait.IsReady() {
+		w.answerCancel()
+	}
+	actx, cancel := workflow.WithCancel(ctx)
+	w.answerWait, w.answerCancel = workflow.NewTimer(actx, QuietAnswerWait), cancel
+}
+
+// answersWaited: the run has given its last ask to keep quiet QuietAnswerWait since it was
+// delivered (director.PaceQuietFromAsk).
 func (w *tournamentWorkflow) answersWaited() bool {
 	return w.answerWait == nil || w.answerWait.IsReady()
 }
 
 // QuietAnswerWait is the least a run due to continue as new waits for the answer of a table it
-// asked to keep quiet, whenever its wait for them all (QuietWait) ends.
+// asked to keep quiet, from the ask's delivery, whenever its wait for them all (QuietWait) ends:
+// at 100,000 entries on a busy server an ask's signal took more than the 30 s it was first given
+// from its sending, and the answer came in during the task that continued the run.
 const QuietAnswerWait = 30 * time.Second
 
 // QuietWait bounds how long a run due to continue as new waits for its tables to keep quiet (a
@@ -547,6 +554,8 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 			if t := w.s.Table(id); t != nil {
 				t.Lost = true
 			}
+		} else {
+			w.quietDelivered(ctx, orders)
 		}
 	})
 }
