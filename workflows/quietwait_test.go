@@ -44,7 +44,7 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 		{"started just before its end, asked slowly, a table never answers", justBefore, slowSignal, true, true, justBefore + slowSignal + QuietAnswerWait},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env, start0, first := newSectionEnv(t)
+			env, start0, first := newSectionEnv(t, 2)
 			env.OnActivity(ReportSectionActivity, mock.Anything, mock.Anything, mock.Anything).Return(nil)
 			inputs := map[floor.TableID]director.TableState{} // each table as the section starts it
 			for _, tr := range first.Tables {
@@ -111,11 +111,11 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 	}
 }
 
-// newSectionEnv is a test environment for section 1 of two, of two tables each, due to
-// continue as new past 50 events: what the section starts from, and its first state. The
-// reports to its tournament are taken at once, the hosts' calls done; the caller mocks the
-// tables' starts and their order signals.
-func newSectionEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, director.SectionStart, *director.TournamentState) {
+// newSectionEnv is a test environment for section 1 of two, of tables full tables each, due to
+// continue as new past 50 events: what the section starts from, and its first state. The hosts'
+// calls are done at once; the caller mocks the reports to its tournament, the tables' starts and
+// their order signals.
+func newSectionEnv(t *testing.T, tables int) (*testsuite.TestWorkflowEnvironment, director.SectionStart, *director.TournamentState) {
 	env := newQuietEnv()
 	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
 	env.RegisterWorkflow(SectionWorkflow)
@@ -126,9 +126,9 @@ func newSectionEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, director.S
 		env.OnActivity(a, mock.Anything, mock.Anything).Return(nil)
 	}
 	spec := clockSpec()
-	spec.PlayerCount, spec.Players, spec.SectionTables = 36, nil, 2
+	spec.PlayerCount, spec.Players, spec.SectionTables = 2*tables*spec.TableSize, nil, tables
 	spec.ContinueAsNewAfter = 50
-	_, sections, err := director.NewTopState("quiet", spec, 3, 2, env.Now())
+	_, sections, err := director.NewTopState("quiet", spec, 3, tables, env.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func newSectionEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, director.S
 // ended that table's quiet, and the section waited out closeWait and ended "closing", its last
 // events untold (TestBountiesAndSatellitesInSectionsEndToEnd, under load, 5 December).
 func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
-	env, _, first := newSectionEnv(t)
+	env, _, first := newSectionEnv(t, 2)
 	// The section's first report to the tournament, its ask to hold its orders, takes a minute:
 	// the section does not continue as new before its tournament ends it. The others are taken
 	// at once.
@@ -229,6 +229,51 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 	}
 	if ended >= 20*time.Second+closeWait {
 		t.Errorf("the section ended at %v, after waiting out closeWait (%v) for a table", ended, closeWait)
+	}
+}
+
+// TestSectionAsksItsTablesQuietWithinTheSignalCap: a section of 20 tables due to continue as
+// new asks them to keep quiet at most signalsInFlight (16) at a time, the rest as the signals
+// are delivered (director.PaceQuietFromAsk): each delivery comes in to the section, and a
+// hundred asks at once had 51 of them come in during one slow task of a section's at 100,000
+// entries, two suites side by side (the server fails a task past 100). Every table is asked.
+func TestSectionAsksItsTablesQuietWithinTheSignalCap(t *testing.T) {
+	env, start0, first := newSectionEnv(t, 20)
+	env.OnActivity(ReportSectionActivity, mock.Anything, mock.Anything, mock.Anything).Return(nil)
+	env.OnActivity(StartTablesActivity, mock.Anything, mock.Anything, mock.Anything).Return(nil)
+	inputs := map[floor.TableID]director.TableState{}
+	for _, tr := range first.Tables {
+		inputs[tr.ID] = first.TableInput(tr.ID)
+	}
+	if len(inputs) != 20 {
+		t.Fatalf("%d tables in the section, expected 20", len(inputs))
+	}
+	start := env.Now()
+	// Every signal takes 5 s to be delivered: the asks delivered at one time went together.
+	delivered := map[time.Duration]int{}
+	asked := map[floor.TableID]bool{}
+	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(5 * time.Second).Return(nil).
+		Run(func(args mock.Arguments) {
+			for _, o := range args.Get(4).([]director.Order) {
+				if o.Quiet != nil && *o.Quiet {
+					asked[tableOf(t, inputs, args.String(1))] = true
+					delivered[env.Now().Sub(start)]++
+				}
+			}
+		})
+	env.SetCurrentHistoryLength(51) // due to continue as new from its first task
+	env.ExecuteWorkflow(SectionWorkflow, TournamentInput{Section: &start0})
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("the section ended with %v, expected it to continue as new", err)
+	}
+	if len(asked) != len(inputs) {
+		t.Errorf("%d of the %d tables asked to keep quiet", len(asked), len(inputs))
+	}
+	for at, n := range delivered {
+		if n > signalsInFlight {
+			t.Errorf("%d asks to keep quiet delivered together at %v (sent together), expected at most %d", n, at, signalsInFlight)
+		}
 	}
 }
 

@@ -454,7 +454,9 @@ func (w *tournamentWorkflow) tellContinue(ctx workflow.Context, holding bool) {
 // askQuiet sends Order.Quiet, with every order queued for it, to each table the run should ask
 // to keep quiet before it continues as new (link.go, "Quiet"), and starts the wait after which
 // the run continues as new whoever has not answered (QuietWait). From
-// director.PaceQuietFromAsk no table is asked once that wait is over, and the run waits
+// director.PaceQuietFromAsk the asks keep within signalsInFlight (a section's hundred asks at
+// once had 51 of their deliveries come in during one of its slow tasks, two suites side by side,
+// and the server fail it past 100), no table is asked once that wait is over, and the run waits
 // QuietAnswerWait at least after its last ask was delivered (signal): at 100,000 entries a
 // section's tables started minutes after it came due, and it asked the last of them as its wait
 // from the first ask (of no one: none had started) ran out, continued as new as soon as those
@@ -469,6 +471,9 @@ func (w *tournamentWorkflow) askQuiet(ctx workflow.Context) {
 	}
 	for i := range s.Tables {
 		t := &s.Tables[i]
+		if s.Pace >= director.PaceQuietFromAsk && w.sending >= signalsInFlight {
+			break // the rest are asked as signals are delivered: each delivery comes in to the run
+		}
 		if s.Pace >= director.PaceOneSignal && w.inflight[t.ID] > 0 {
 			continue // asked once that signal is done (the run asks at each step while it is due)
 		}
