@@ -27,8 +27,8 @@ func TestTableContinuesAsNewOnlyWhenItsSectionHolds(t *testing.T) {
 	env.RegisterWorkflow(TableWorkflow)
 	asked := time.Duration(-1)
 	start := env.Now()
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		if ev := args.Get(4).(director.TableEvent); ev.Continuing && asked < 0 {
+	onTableEvents(env, func(ev director.TableEvent) {
+		if ev.Continuing && asked < 0 {
 			asked = env.Now().Sub(start)
 		}
 	})
@@ -222,8 +222,20 @@ func newTellingTable() (*testsuite.TestWorkflowEnvironment, *[]toldEvent) {
 	env.RegisterWorkflow(TableWorkflow)
 	var events []toldEvent
 	start := env.Now()
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		events = append(events, toldEvent{env.Now().Sub(start), args.Get(4).(director.TableEvent)})
-	})
+	onTableEvents(env, func(ev director.TableEvent) { events = append(events, toldEvent{env.Now().Sub(start), ev}) })
 	return env, &events
+}
+
+// onTableEvents has a test table's signals to its section ("t") delivered, and hands told each
+// event they carry, in order: one to a signal (TableEventSignal) or in batches
+// (TableEventsSignal, from the table's marker eventBatches).
+func onTableEvents(env *testsuite.TestWorkflowEnvironment, told func(director.TableEvent)) {
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		told(args.Get(4).(director.TableEvent))
+	})
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		for _, ev := range args.Get(4).([]director.TableEvent) {
+			told(ev)
+		}
+	})
 }

@@ -12,6 +12,9 @@ const (
 	OrdersSignal = "orders"
 	// TableEventSignal carries a TableWorkflow's news to the TournamentWorkflow (director.TableEvent).
 	TableEventSignal = "table-event"
+	// TableEventsSignal carries a batch of a TableWorkflow's news, in order ([]director.TableEvent):
+	// a table's run from its marker eventBatches sends its events so, one signal at a time.
+	TableEventsSignal = "table-events"
 	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
 	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
 	// tournament (SectionEvents) in a run of a pace before director.PaceReportUpdate, and

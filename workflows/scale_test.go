@@ -177,12 +177,19 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 					}
 				}
 			}
-			if what == TableEventSignal {
+			var told []director.TableEvent
+			switch what {
+			case TableEventSignal:
 				var te director.TableEvent
 				if err := converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &te); err == nil {
-					what += fmt.Sprintf(" (table %d, event %d, acked %d, quiet %d, resumed %v, continuing %v, closed %v, %d busts)",
-						te.Table, te.Seq, te.Acked, te.Quiet, te.Resumed, te.Continuing, te.Closed, len(te.Busts))
+					told = append(told, te)
 				}
+			case TableEventsSignal:
+				_ = converter.GetDefaultDataConverter().FromPayloads(a.GetInput(), &told)
+			}
+			for _, te := range told {
+				what += fmt.Sprintf(" (table %d, event %d, acked %d, quiet %d, resumed %v, continuing %v, closed %v, %d busts)",
+					te.Table, te.Seq, te.Acked, te.Quiet, te.Resumed, te.Continuing, te.Closed, len(te.Busts))
 			}
 			l.refused = append(l.refused, fmt.Sprintf("event %d: %s", ev.GetEventId(), what))
 		}
@@ -743,7 +750,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 			if l.kind == "TableWorkflow" {
 				why = append(why, "the table's section holds its orders")
 			}
-			if l.unhandledBy["signal "+TableEventSignal] > 0 {
+			if l.unhandledBy["signal "+TableEventSignal]+l.unhandledBy["signal "+TableEventsSignal] > 0 {
 				why = append(why, "its tables keep quiet as it continues as new")
 			}
 			if l.unhandledBy["signal "+SectionOrdersSignal] > 0 {

@@ -2,6 +2,8 @@ package workflows
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -91,9 +93,7 @@ func TestTableWorkflowReports(t *testing.T) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var events []director.TableEvent
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		events = append(events, args.Get(4).(director.TableEvent))
-	})
+	onTableEvents(env, func(ev director.TableEvent) { events = append(events, ev) })
 
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 1200, 1, "b", 800, 2, "c", 1000))
 	// R7: c busts with 1,000 at the start of hand 2.
@@ -169,10 +169,8 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var seqs []int
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		seqs = append(seqs, args.Get(4).(director.TableEvent).Seq)
-	})
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
+	onTableEvents(env, func(ev director.TableEvent) { seqs = append(seqs, ev.Seq) })
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
@@ -202,5 +200,54 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 	slices.Sort(seqs)
 	if !slices.Equal(seqs, []int{1, 2, 3, 4}) {
 		t.Errorf("the tournament got events %v, want 1 to 4 (the first, up, sent again after its failed attempts)", seqs)
+	}
+}
+
+// TestTableSendsItsEventsInBatchesOneAtATime: a table's events go to its section in batches, one
+// signal on its way at a time (deliverBatch), so that a burst of them is one event in the
+// section's history and not one each: every event that comes in while a section's task runs
+// waits in the server's buffer, which fails the task past 100 (ForceCloseCommand; 95 table
+// events from 32 tables came in during one section task of a minute under two test suites).
+// Here the first signal fails for a while (the section busy or between runs) as six reports
+// each apply an order and tell it: the events told meanwhile wait, and go together after it.
+func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
+	env := newQuietEnv()
+	env.RegisterWorkflow(TableWorkflow)
+	const failures = 20 // about half a minute of the signal's backoff
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(errors.New("unavailable")).Times(failures)
+	var batches [][]int
+	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		var seqs []int
+		for _, ev := range args.Get(4).([]director.TableEvent) {
+			seqs = append(seqs, ev.Seq)
+		}
+		batches = append(batches, seqs)
+	})
+	same := stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000)
+	one := 1
+	for k := 1; k <= 6; k++ {
+		env.RegisterDelayedCallback(func() {
+			env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: k, Batch: &one}})
+			env.UpdateWorkflow(ReportUpdate, fmt.Sprintf("%s/%d", testTable, k), &testsuite.TestUpdateCallback{
+				OnReject: func(e error) { t.Errorf("report %d refused: %v", k, e) },
+				OnComplete: func(_ any, e error) {
+					if e != nil {
+						t.Errorf("report %d: %v", k, e)
+					}
+				},
+			}, director.ReportRequest{Results: []report.HandResult{hand(int64(k), same, same)}})
+		}, time.Duration(k)*time.Second)
+	}
+	env.RegisterDelayedCallback(func() { // the last event: closed
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 7, Close: &director.CloseTableOrder{}}})
+	}, 10*time.Minute)
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	// Event 1 is the table's first (it is up: Resumed), 2 to 7 the orders' acknowledgements, 8 the close.
+	want := [][]int{{1}, {2, 3, 4, 5, 6, 7}, {8}}
+	if !reflect.DeepEqual(batches, want) {
+		t.Errorf("the section got the events in signals %v, want %v: the first, the six told while it was on its way, the close", batches, want)
 	}
 }

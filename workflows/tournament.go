@@ -126,7 +126,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		return err
 	}
 	// Events are taken from the channel only by ReceiveAsync (see TableWorkflow).
-	w.events = workflow.GetSignalChannel(ctx, TableEventSignal)
+	w.events = tableNews{one: workflow.GetSignalChannel(ctx, TableEventSignal), batches: workflow.GetSignalChannel(ctx, TableEventsSignal)}
 	if s.Section != nil {
 		w.orders = workflow.GetSignalChannel(ctx, SectionOrdersSignal)
 	}
@@ -218,9 +218,36 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	return w.waitSent(ctx)
 }
 
+// tableNews are the tables' events as they come, one to a signal (TableEventSignal) or, from a
+// table's marker eventBatches, in batches (TableEventsSignal). The tournament takes each table's
+// events in sequence (TableEvent.Seq), whatever the signals' order.
+type tableNews struct{ one, batches workflow.ReceiveChannel }
+
+// Len is the number of signals waiting.
+func (n tableNews) Len() int { return n.one.Len() + n.batches.Len() }
+
+// take appends the events of every signal waiting to inbox, without blocking.
+func (n tableNews) take(inbox []director.TableEvent) []director.TableEvent {
+	for {
+		var ev director.TableEvent
+		if !n.one.ReceiveAsync(&ev) {
+			break
+		}
+		inbox = append(inbox, ev)
+	}
+	for {
+		var batch []director.TableEvent
+		if !n.batches.ReceiveAsync(&batch) {
+			break
+		}
+		inbox = append(inbox, batch...)
+	}
+	return inbox
+}
+
 type tournamentWorkflow struct {
 	s      *director.TournamentState
-	events workflow.ReceiveChannel
+	events tableNews
 	// orders are a section's orders from the tournament (nil for the tournament itself); upBusy
 	// says a report to the tournament is under way; upGone that the tournament's workflow is over
 	// (a report refused for it: nothing more is sent, and the run continues as new without asking
@@ -261,13 +288,7 @@ func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 
 // process takes the news in and does the floor's work.
 func (w *tournamentWorkflow) process(ctx workflow.Context) {
-	for {
-		var ev director.TableEvent
-		if !w.events.ReceiveAsync(&ev) {
-			break
-		}
-		w.inbox = append(w.inbox, ev)
-	}
+	w.inbox = w.events.take(w.inbox)
 	for _, ev := range w.inbox {
 		w.s.OnEvent(ev)
 	}

@@ -40,10 +40,12 @@ func (noTables) ReplaceTable(context.Context, workflows.HostedTable) error { ret
 // crashTournament stands in for the TournamentWorkflow of the table's events (eliminations): it
 // takes them and keeps nothing, so that the table's workflow has someone to tell.
 func crashTournament(ctx workflow.Context) error {
-	ch := workflow.GetSignalChannel(ctx, workflows.TableEventSignal)
+	one, batches := workflow.GetSignalChannel(ctx, workflows.TableEventSignal), workflow.GetSignalChannel(ctx, workflows.TableEventsSignal)
+	s := workflow.NewSelector(ctx)
+	s.AddReceive(one, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, new(director.TableEvent)) })
+	s.AddReceive(batches, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, new([]director.TableEvent)) })
 	for {
-		var ev director.TableEvent
-		ch.Receive(ctx, &ev)
+		s.Select(ctx)
 	}
 }
 
