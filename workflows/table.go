@@ -372,13 +372,19 @@ func (w *tableWorkflow) send(ctx workflow.Context, ev director.TableEvent) {
 // report's handler may send the run's first event before the workflow function has got past
 // its handlers (a run recorded before the marker replays without it).
 func (w *tableWorkflow) quiets(ctx workflow.Context) bool {
-	if w.quiet == 0 {
-		w.quiet = -1
-		if workflow.GetVersion(ctx, sectionQuiet, workflow.DefaultVersion, 1) == 1 {
-			w.quiet = 1
+	return markerSet(ctx, &w.quiet, sectionQuiet)
+}
+
+// markerSet reports whether the run has version 1 of marker, asking it the first time: seen is
+// 0 until then, 1 when it has, -1 when it has not.
+func markerSet(ctx workflow.Context, seen *int, marker string) bool {
+	if *seen == 0 {
+		*seen = -1
+		if workflow.GetVersion(ctx, marker, workflow.DefaultVersion, 1) == 1 {
+			*seen = 1
 		}
 	}
-	return w.quiet > 0
+	return *seen > 0
 }
 
 // resend signals the events not yet delivered, unless the table keeps quiet.
@@ -413,13 +419,7 @@ func (w *tableWorkflow) deliver(ctx workflow.Context) {
 // the marker eventBatches, asked the first time it is needed (a report's handler may send the
 // run's first event, as for quiets).
 func (w *tableWorkflow) batches(ctx workflow.Context) bool {
-	if w.batched == 0 {
-		w.batched = -1
-		if workflow.GetVersion(ctx, eventBatches, workflow.DefaultVersion, 1) == 1 {
-			w.batched = 1
-		}
-	}
-	return w.batched > 0
+	return markerSet(ctx, &w.batched, eventBatches)
 }
 
 // deliverBatch signals the events not yet delivered as one batch (TableEventsSignal), at most
