@@ -49,6 +49,25 @@ func hand(n int64, start, end []report.SeatStack, elim ...engine.Elimination) re
 		Positions: engine.Positions{Button: int(n) % 3, SmallBlind: (int(n) + 1) % 3, BigBlind: (int(n) + 2) % 3, Played: true}}
 }
 
+// reportAt sends the table a report of rs at at on the workflow's clock, under update ID id;
+// its refusal or failure fails t.
+func reportAt(t *testing.T, env *testsuite.TestWorkflowEnvironment, at time.Duration, id string, rs ...report.HandResult) {
+	env.RegisterDelayedCallback(func() { sendReport(t, env, id, rs...) }, at)
+}
+
+// sendReport sends the table a report of rs now, under update ID id; its refusal or failure
+// fails t.
+func sendReport(t *testing.T, env *testsuite.TestWorkflowEnvironment, id string, rs ...report.HandResult) {
+	env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
+		OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },
+		OnComplete: func(_ any, e error) {
+			if e != nil {
+				t.Errorf("report %s: %v", id, e)
+			}
+		},
+	}, director.ReportRequest{Results: rs})
+}
+
 // reply is the outcome of one report.
 type reply struct {
 	st  report.State
@@ -175,22 +194,10 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
 		engine.Elimination{Seat: 1, ID: "b", StartingStack: 1000})
-	send := func(at time.Duration, id string, rs ...report.HandResult) {
-		env.RegisterDelayedCallback(func() {
-			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
-				OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },
-				OnComplete: func(_ any, e error) {
-					if e != nil {
-						t.Errorf("report %s: %v", id, e)
-					}
-				},
-			}, director.ReportRequest{Results: rs})
-		}, at)
-	}
 	// Event 1 is the table's first (it is up: Resumed), and its signal fails every attempt.
-	send(time.Second, testTable+"/1", h1)    // event 2
-	send(30*time.Minute, testTable+"/2", h2) // event 3, long after the attempts ran out
-	env.RegisterDelayedCallback(func() {     // event 4: closed
+	reportAt(t, env, time.Second, testTable+"/1", h1)    // event 2
+	reportAt(t, env, 30*time.Minute, testTable+"/2", h2) // event 3, long after the attempts ran out
+	env.RegisterDelayedCallback(func() {                 // event 4: closed
 		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 1, Close: &director.CloseTableOrder{}}})
 	}, 31*time.Minute)
 	env.ExecuteWorkflow(TableWorkflow, threePlayers())
@@ -228,14 +235,7 @@ func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
 	for k := 1; k <= 6; k++ {
 		env.RegisterDelayedCallback(func() {
 			env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: k, Batch: &one}})
-			env.UpdateWorkflow(ReportUpdate, fmt.Sprintf("%s/%d", testTable, k), &testsuite.TestUpdateCallback{
-				OnReject: func(e error) { t.Errorf("report %d refused: %v", k, e) },
-				OnComplete: func(_ any, e error) {
-					if e != nil {
-						t.Errorf("report %d: %v", k, e)
-					}
-				},
-			}, director.ReportRequest{Results: []report.HandResult{hand(int64(k), same, same)}})
+			sendReport(t, env, fmt.Sprintf("%s/%d", testTable, k), hand(int64(k), same, same))
 		}, time.Duration(k)*time.Second)
 	}
 	env.RegisterDelayedCallback(func() { // the last event: closed
