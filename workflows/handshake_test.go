@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
@@ -209,14 +210,14 @@ func TestTableClosedWhileQuietTellsItsClose(t *testing.T) {
 	}
 }
 
-// toldEvent is an event a table signalled its section, and when (from the workflow's start).
+// toldEvent is an event a table told its section, and when (from the workflow's start).
 type toldEvent struct {
 	at time.Duration
 	ev director.TableEvent
 }
 
 // newTellingTable is a test environment for a TableWorkflow whose events to its section ("t")
-// are kept, in the order signalled.
+// are kept, in the order told.
 func newTellingTable() (*testsuite.TestWorkflowEnvironment, *[]toldEvent) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
@@ -226,16 +227,26 @@ func newTellingTable() (*testsuite.TestWorkflowEnvironment, *[]toldEvent) {
 	return env, &events
 }
 
-// onTableEvents has a test table's signals to its section ("t") delivered, and hands told each
-// event they carry, in order: one to a signal (TableEventSignal) or in batches
-// (TableEventsSignal, from the table's marker eventBatches).
+// onTableEvents has a test table's batches of events to its section ("t") taken
+// (ReportTableEvents, the table's marker eventUpdates), and hands told each event they carry, in
+// order.
 func onTableEvents(env *testsuite.TestWorkflowEnvironment, told func(director.TableEvent)) {
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		told(args.Get(4).(director.TableEvent))
-	})
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
-		for _, ev := range args.Get(4).([]director.TableEvent) {
+	onTableEventsAfter(env, 0, func(batch []director.TableEvent) {
+		for _, ev := range batch {
 			told(ev)
 		}
+	})
+}
+
+// onTableEventsAfter has a test table's first failures batches to its section ("t") fail (the
+// section unreachable: each is an attempt of ReportTableEvents), and hands took each batch taken
+// after them.
+func onTableEventsAfter(env *testsuite.TestWorkflowEnvironment, failures int, took func([]director.TableEvent)) {
+	env.RegisterActivityWithOptions(ReportTableEvents, activity.RegisterOptions{Name: ReportTableEventsActivity})
+	if failures > 0 {
+		env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(errors.New("unavailable")).Times(failures)
+	}
+	env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+		took(args.Get(2).([]director.TableEvent))
 	})
 }

@@ -15,6 +15,10 @@ const (
 	// TableEventsSignal carries a batch of a TableWorkflow's news, in order ([]director.TableEvent):
 	// a table's run from its marker eventBatches sends its events so, one signal at a time.
 	TableEventsSignal = "table-events"
+	// TableEventsUpdate carries the same batch from a table's marker eventUpdates on (sent by
+	// ReportTableEventsActivity): the section takes at most the server's ten Updates in flight at
+	// once, where signals came in whatever it was doing.
+	TableEventsUpdate = "table-events"
 	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
 	// ([]director.Numbered[director.SectionOrder]); SectionEventsSignal a section's news to the
 	// tournament (SectionEvents) in a run of a pace before director.PaceReportUpdate, and

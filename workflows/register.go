@@ -26,6 +26,7 @@ func Register(r worker.Registry, host TableHost, sink ...PlaceSink) {
 	}
 	r.RegisterActivityWithOptions(pa.RecordPlaces, activity.RegisterOptions{Name: RecordPlacesActivity})
 	r.RegisterActivityWithOptions(ReportSection, activity.RegisterOptions{Name: ReportSectionActivity})
+	r.RegisterActivityWithOptions(ReportTableEvents, activity.RegisterOptions{Name: ReportTableEventsActivity})
 }
 
 // NewWorkers makes the two workers a tournament on taskQueue needs, registered with Register: one

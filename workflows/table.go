@@ -157,13 +157,15 @@ const quietCloseWait = 2 * QuietWait
 // sectionQuiet the one of keeping quiet while the section continues as new; handlersLast the
 // one from which the run reads its markers before it sets its report's handler; closeTells the
 // one of a close told after the quiet (quietClose); eventBatches the one of events sent in
-// batches, one signal at a time (deliverBatch).
+// batches, one signal at a time (deliverBatch); eventUpdates the one of those batches sent as
+// Updates (deliverBatch).
 const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
 	handlersLast      = "handlers-last"
 	closeTells        = "close-tells"
 	eventBatches      = "event-batches"
+	eventUpdates      = "event-updates"
 )
 
 // readMarkers reads the run's version markers that its report's handler depends on. From
@@ -249,7 +251,10 @@ type tableWorkflow struct {
 	quiet int
 	// batched is 1 when the run sends its events in batches (batches), -1 when one by one, 0
 	// until the run has asked its marker.
-	batched        int
+	batched int
+	// updating is 1 when the run's batches go as Updates (deliverBatch), -1 when as signals, 0
+	// until the run has asked its marker.
+	updating       int
 	continueSeq    int
 	before         int
 	timerCancelled bool
@@ -422,19 +427,24 @@ func (w *tableWorkflow) batches(ctx workflow.Context) bool {
 	return markerSet(ctx, &w.batched, eventBatches)
 }
 
-// deliverBatch signals the events not yet delivered as one batch (TableEventsSignal), at most
-// maxEventBatch of them, with at most one such signal on its way: the events that come while it
-// is go in the next, once it is delivered. Each signal is an event in the section's history,
-// and every one that comes while a task of the section's runs waits in the server's buffer,
-// which fails that task past 100 (ForceCloseCommand): a table signalling each event at once had
-// a burst of them (the answers to a run of orders, a bust and a level) come in as many signals,
-// 95 from 32 tables during one section task of a minute under two test suites.
+// deliverBatch sends the events not yet delivered as one batch, at most maxEventBatch of them,
+// with at most one batch on its way: the events that come while it is go in the next, once it is
+// delivered. From version 1 of the marker eventUpdates a batch is an Update of the section's
+// (ReportTableEvents), taken in by the section before the next goes, and the server has at most
+// ten of the section's Updates in flight: what comes in to a section while one of its tasks runs
+// is bounded by construction, however slow the task. Before it a batch was a signal
+// (TableEventsSignal), which the server takes whatever the section is doing: each is an event
+// that waits in the server's buffer while a task of the section's runs, and the server fails the
+// task past 100 (ForceCloseCommand). A table signalling each event at once (before the marker
+// eventBatches) had a burst of them come in as many signals, 95 from 32 tables during one
+// section task of a minute under two test suites; in batches, 91 from 100 tables during one of
+// a minute and a half.
 //
 // While the table keeps quiet only its answer to the section's Order.Quiet goes, with the
-// events before it; one whose every attempt failed goes back in front of the rest.
+// events before it; a batch whose every attempt failed goes back in front of the rest.
 func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	if w.sending > 0 {
-		return // the signal under way sends the rest after it
+		return // the batch under way sends the rest after it
 	}
 	n := len(w.st.Undelivered)
 	if w.st.Silent() {
@@ -451,9 +461,15 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	}
 	batch := slices.Clone(w.st.Undelivered[:n])
 	w.st.Undelivered = slices.Delete(w.st.Undelivered, 0, n)
+	updates := markerSet(ctx, &w.updating, eventUpdates)
 	w.sending++
 	workflow.Go(ctx, func(ctx workflow.Context) {
-		ok := retrySignal(ctx, w.st.Tournament, TableEventsSignal, batch, nil)
+		var ok bool
+		if updates {
+			ok = reportEvents(ctx, w.st.Tournament, batch)
+		} else {
+			ok = retrySignal(ctx, w.st.Tournament, TableEventsSignal, batch, nil)
+		}
 		w.sending--
 		if !ok {
 			w.st.Undelivered = append(batch, w.st.Undelivered...)
@@ -461,6 +477,22 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 		}
 		w.deliverBatch(ctx)
 	})
+}
+
+// reportEvents runs ReportTableEvents and reports whether the section took the batch in. The
+// tries are those of a signal's (retrySignal); a section that is over takes nothing more, and
+// the batch is kept, as one whose signal failed.
+func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) bool {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 2 * StateTaskTimeout,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
+	})
+	err := workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch).Get(ctx, nil)
+	if err != nil {
+		workflow.GetLogger(ctx).Warn("events not taken", "section", section, "events", len(batch), "error", err)
+	}
+	return err == nil
 }
 
 // maxEventBatch bounds the events in one TableEventsSignal: about a kilobyte each at nine seats,

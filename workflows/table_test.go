@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/pokerfloor/pokerfloor/engine"
@@ -181,20 +179,23 @@ func TestTableWorkflowReports(t *testing.T) {
 	}
 }
 
-// TestTableEventsSurviveFailedSignals: an event whose signal fails every attempt (the tournament
+// TestTableEventsSurviveFailedSignals: an event whose delivery fails every attempt (the tournament
 // unreachable for minutes) is kept and sent again before the next one, so that the tournament,
 // which takes a table's events in sequence, gets every one and never waits on a gap.
 func TestTableEventsSurviveFailedSignals(t *testing.T) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
 	var seqs []int
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(errors.New("unavailable")).Times(maxSignalAttempts)
-	onTableEvents(env, func(ev director.TableEvent) { seqs = append(seqs, ev.Seq) })
+	onTableEventsAfter(env, maxSignalAttempts, func(batch []director.TableEvent) {
+		for _, ev := range batch {
+			seqs = append(seqs, ev.Seq)
+		}
+	})
 	h1 := hand(1, stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000), stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0),
 		engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
 	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 3000, 1, "b", 0),
 		engine.Elimination{Seat: 1, ID: "b", StartingStack: 1000})
-	// Event 1 is the table's first (it is up: Resumed), and its signal fails every attempt.
+	// Event 1 is the table's first (it is up: Resumed), and its delivery fails every attempt.
 	reportAt(t, env, time.Second, testTable+"/1", h1)    // event 2
 	reportAt(t, env, 30*time.Minute, testTable+"/2", h2) // event 3, long after the attempts ran out
 	env.RegisterDelayedCallback(func() {                 // event 4: closed
@@ -211,21 +212,18 @@ func TestTableEventsSurviveFailedSignals(t *testing.T) {
 }
 
 // TestTableSendsItsEventsInBatchesOneAtATime: a table's events go to its section in batches, one
-// signal on its way at a time (deliverBatch), so that a burst of them is one event in the
-// section's history and not one each: every event that comes in while a section's task runs
-// waits in the server's buffer, which fails the task past 100 (ForceCloseCommand; 95 table
-// events from 32 tables came in during one section task of a minute under two test suites).
-// Here the first signal fails for a while (the section busy or between runs) as six reports
-// each apply an order and tell it: the events told meanwhile wait, and go together after it.
+// on its way at a time (deliverBatch), so that a burst of them is one Update of the section's and
+// not one each. Here the first batch fails for a while (the section busy or between runs) as six
+// reports each apply an order and tell it: the events told meanwhile wait, and go together after
+// it.
 func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
 	env := newQuietEnv()
 	env.RegisterWorkflow(TableWorkflow)
-	const failures = 20 // about half a minute of the signal's backoff
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(errors.New("unavailable")).Times(failures)
+	const failures = 20 // about half a minute of the activity's backoff
 	var batches [][]int
-	env.OnSignalExternalWorkflow(mock.Anything, "t", "", TableEventsSignal, mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+	onTableEventsAfter(env, failures, func(batch []director.TableEvent) {
 		var seqs []int
-		for _, ev := range args.Get(4).([]director.TableEvent) {
+		for _, ev := range batch {
 			seqs = append(seqs, ev.Seq)
 		}
 		batches = append(batches, seqs)
@@ -248,6 +246,6 @@ func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
 	// Event 1 is the table's first (it is up: Resumed), 2 to 7 the orders' acknowledgements, 8 the close.
 	want := [][]int{{1}, {2, 3, 4, 5, 6, 7}, {8}}
 	if !reflect.DeepEqual(batches, want) {
-		t.Errorf("the section got the events in signals %v, want %v: the first, the six told while it was on its way, the close", batches, want)
+		t.Errorf("the section got the events in batches %v, want %v: the first, the six told while it was on its way, the close", batches, want)
 	}
 }

@@ -127,6 +127,14 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	}
 	// Events are taken from the channel only by ReceiveAsync (see TableWorkflow).
 	w.events = tableNews{one: workflow.GetSignalChannel(ctx, TableEventSignal), batches: workflow.GetSignalChannel(ctx, TableEventsSignal)}
+	// From a table's marker eventUpdates its events come as Updates (ReportTableEvents), taken
+	// in here and processed with the signals' at the run's next step.
+	if err := workflow.SetUpdateHandler(ctx, TableEventsUpdate, func(ctx workflow.Context, batch []director.TableEvent) error {
+		w.inbox = append(w.inbox, batch...)
+		return nil
+	}); err != nil {
+		return err
+	}
 	if s.Section != nil {
 		w.orders = workflow.GetSignalChannel(ctx, SectionOrdersSignal)
 	}
@@ -181,7 +189,7 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		if left <= 0 {
 			break
 		}
-		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 }); err != nil || !ok {
+		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 || len(w.inbox) > 0 }); err != nil || !ok {
 			break
 		}
 		w.process(ctx)

@@ -160,28 +160,56 @@ const ReportSectionActivity = "ReportSection"
 // ReportSection is the activity that gives a section's report to its tournament as a
 // SectionEventsUpdate and returns once the tournament has taken it in. The Update's ID is the
 // section's and its last event's number, so that the server takes a report sent again once in a
-// run; a report a continued run sees again is dropped by the events' numbers. The server refuses
-// an Update while ten of the run's are in flight (ResourceExhausted): each try is given
-// reportTry, the client's own retries within it, and then another follows at once, so that a
-// slot freed is taken within a second or so, not after the client's backoff of up to ten seconds
-// (at 40,000 entries, 45 sections, a report waited 38 s on average so, the longest the
-// activity's whole two minutes; with tries of a second, 7 s; at 100,000 tries of three seconds
-// hosted every table sooner than tries of one, 2:41 against 4:16, for the same 17 s a report).
-// A try that times out makes the next longer, and a refused one waits a little (growing, with
-// jitter) before the next: a tournament whose tasks took 27 s under 112 sections' tries every
-// three seconds stopped taking any report at all (pokerfloor run --players 100000).
+// run; a report a continued run sees again is dropped by the events' numbers (updateUntilTaken
+// says how it is tried).
 func ReportSection(ctx context.Context, tournament string, r SectionEvents) error {
 	if len(r.Events) == 0 && r.Run == 0 {
 		return nil
 	}
-	c := activity.GetClient(ctx)
-	opts := client.UpdateWorkflowOptions{
-		WorkflowID:   tournament,
-		UpdateID:     reportID(r),
-		UpdateName:   SectionEventsUpdate,
-		Args:         []any{r},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
+	return updateUntilTaken(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: tournament,
+		UpdateID:   reportID(r),
+		UpdateName: SectionEventsUpdate,
+		Args:       []any{r},
+	}, "tournament", tournamentGone)
+}
+
+// ReportTableEventsActivity is the activity that gives a table's events to its section
+// (ReportTableEvents).
+const ReportTableEventsActivity = "ReportTableEvents"
+
+// ReportTableEvents is the activity that gives a batch of a table's events to its section (or
+// its tournament of one section) as a TableEventsUpdate, and returns once the section has taken
+// them in; a table from its marker eventUpdates sends its events so (deliverBatch). The Update's
+// ID names the table and its events' numbers: the server takes a batch sent again once in a run,
+// and the section drops what a continued run sees again by the events' numbers.
+func ReportTableEvents(ctx context.Context, section string, batch []director.TableEvent) error {
+	if len(batch) == 0 {
+		return nil
 	}
+	return updateUntilTaken(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: section,
+		UpdateID:   fmt.Sprintf("table-%d-events-%d-%d", batch[0].Table, batch[0].Seq, batch[len(batch)-1].Seq),
+		UpdateName: TableEventsUpdate,
+		Args:       []any{batch},
+	}, "section", sectionGone)
+}
+
+// updateUntilTaken sends the Update opts (waiting for its completion) and returns once the
+// workflow has taken it in, or with an error of type gone when the workflow is over (what names
+// it in the message). The server refuses an Update while ten of the run's are in flight
+// (ResourceExhausted): each try is given reportTry, the client's own retries within it, and then
+// another follows at once, so that a slot freed is taken within a second or so, not after the
+// client's backoff of up to ten seconds (at 40,000 entries, 45 sections, a report waited 38 s on
+// average so, the longest the activity's whole two minutes; with tries of a second, 7 s; at
+// 100,000 tries of three seconds hosted every table sooner than tries of one, 2:41 against 4:16,
+// for the same 17 s a report). A try that times out makes the next longer, and a refused one
+// waits a little (growing, with jitter) before the next: a tournament whose tasks took 27 s under
+// 112 sections' tries every three seconds stopped taking any report at all (pokerfloor run
+// --players 100000).
+func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string) error {
+	c := activity.GetClient(ctx)
+	opts.WaitForStage = client.WorkflowUpdateStageCompleted
 	try, pause := reportTry, time.Duration(0)
 	for {
 		if pause > 0 {
@@ -198,21 +226,21 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 		}
 		timedOut := tctx.Err() != nil
 		cancel()
-		var gone *serviceerror.NotFound
+		var notFound *serviceerror.NotFound
 		var busy *serviceerror.ResourceExhausted
 		switch {
 		case err == nil:
 			return nil
-		case errors.As(err, &gone):
-			return temporal.NewNonRetryableApplicationError(fmt.Sprintf("tournament %s is over: %v", tournament, err), tournamentGone, err)
+		case errors.As(err, &notFound):
+			return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s %s is over: %v", what, opts.WorkflowID, err), gone, err)
 		case ctx.Err() != nil:
 			return err
 		case !timedOut && !errors.As(err, &busy):
 			return err // the activity's retry policy tries again
 		case timedOut:
-			// The tournament is slow to take it: the next try waits longer, rather than sending
-			// it again every few seconds (the same Update, taken once, but each try is a request
-			// on the tournament's state, and 112 sections' tries held a slow tournament back).
+			// The workflow is slow to take it: the next try waits longer, rather than sending it
+			// again every few seconds (the same Update, taken once, but each try is a request on
+			// the workflow's state, and 112 sections' tries held a slow tournament back).
 			try, pause = min(2*try, reportTryMost), 0
 		default:
 			// Ten of the run's Updates are in flight: a pause, growing and spread, before the next.
@@ -252,8 +280,12 @@ const (
 // reportTry bounds one try of ReportSection's Update.
 const reportTry = 3 * time.Second
 
-// tournamentGone is the type of ReportSection's error when the tournament's workflow is over.
-const tournamentGone = "TournamentGone"
+// tournamentGone is the type of ReportSection's error when the tournament's workflow is over, and
+// sectionGone ReportTableEvents' when the section's is.
+const (
+	tournamentGone = "TournamentGone"
+	sectionGone    = "SectionGone"
+)
 
 // reportSection runs ReportSection and reports whether the tournament took the report in, and
 // whether its workflow is over (nothing more can be given to it). within, if not 0, bounds the

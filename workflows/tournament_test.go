@@ -53,10 +53,20 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.RegisterWorkflow(TableWorkflow)
 	env.RegisterActivity(&TableActivities{})
 	env.RegisterActivityWithOptions((&placeActivities{}).RecordPlaces, activity.RegisterOptions{Name: RecordPlacesActivity})
+	env.RegisterActivityWithOptions(ReportTableEvents, activity.RegisterOptions{Name: ReportTableEventsActivity})
 	env.OnActivity(CreateTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(CreateTablesActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(ReplaceTableActivity, mock.Anything, mock.Anything).Return(nil)
+	// The tables' events go to the tournament as its Update, as ReportTableEvents gives them.
+	env.OnActivity(ReportTableEventsActivity, mock.Anything, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, _ string, batch []director.TableEvent) error {
+			env.UpdateWorkflow(TableEventsUpdate, "", &testsuite.TestUpdateCallback{
+				OnReject:   func(err error) { t.Errorf("the tables' events refused: %v", err) },
+				OnComplete: func(any, error) {},
+			}, batch)
+			return nil
+		})
 	return env
 }
 
