@@ -6,7 +6,9 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
 
+	"github.com/pokerfloor/pokerfloor/workflows/director"
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
 
@@ -15,7 +17,7 @@ import (
 // its sections' starts are under way at once, each start's completion being an event that comes
 // in during whatever task the tournament runs (the server fails a task past 100 of them; 52 came
 // in during one at 100,000 entries, when the 112 sections were started at once), and every
-// section starts.
+// section starts. Then a pause orders every section, at most signalsInFlight signals at once.
 func TestSectionsStartFortyAtATime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
@@ -64,4 +66,44 @@ func TestSectionsStartFortyAtATime(t *testing.T) {
 	if l.taskFailed > 0 {
 		t.Errorf("%d of the tournament's tasks failed (the last: %s)", l.taskFailed, l.failure)
 	}
+
+	// A pause is an order to every section: at most signalsInFlight of their signals are on their
+	// way at once (director.PlanSignalCap), each delivery an event that comes in during whatever
+	// task the tournament runs, and every section gets its order.
+	if _, err := tour.ClockAction(ctx, ClockRequest{Kind: floor.ClockPause, By: "td", Reason: "the signal cap"}); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= sections; k++ {
+		id := director.SectionWorkflowID(tour.ID, k)
+		for !signalled(ctx, t, c, id, SectionOrdersSignal) {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("section %d got no order: %v", k, ctx.Err())
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+	if l, err = limitsOf(ctx, c, tour.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if l.signals > signalsInFlight || l.signals == 0 {
+		t.Errorf("%d order signals to the sections on their way at once, expected between 1 and %d", l.signals, signalsInFlight)
+	}
+	if l.taskFailed > 0 {
+		t.Errorf("%d of the tournament's tasks failed (the last: %s)", l.taskFailed, l.failure)
+	}
+}
+
+// signalled reports whether workflow id's current run has taken a signal of that name.
+func signalled(ctx context.Context, t *testing.T, c client.Client, id, name string) bool {
+	h, err := historyOf(ctx, c, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range h.Events {
+		if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a != nil && a.GetSignalName() == name {
+			return true
+		}
+	}
+	return false
 }

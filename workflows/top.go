@@ -169,6 +169,9 @@ type topRun struct {
 	// order signal is under way to (one at a time each); writing: places are being written out.
 	starting   int
 	signalling map[int]bool
+	// turn is the index of the section whose orders go first at the next send, once the order
+	// signals are capped (director.PlanSignalCap): the sections are served in turn.
+	turn int
 	// toStart are the sections whose start waits for a place among the sectionsStarting.
 	toStart []director.SectionStart
 	wait    waiter
@@ -277,21 +280,35 @@ func (w *topRun) send(ctx workflow.Context) {
 		}
 		return
 	}
-	for i := range w.t.Sections {
+	// From director.PlanSignalCap at most signalsInFlight order signals are on their way at once,
+	// the sections served in turn: the delivery of each comes in to the run as an event, and a
+	// clock action queued orders for all 112 sections of 100,000 entries at once, more than the
+	// 100 events the server takes while one of the run's tasks runs.
+	capped := w.t.Plan >= director.PlanSignalCap
+	n, first := len(w.t.Sections), w.turn
+	for k := range n {
+		i := k
+		if capped {
+			i = (first + k) % n
+		}
 		r := &w.t.Sections[i]
 		if w.signalling[r.Number] || r.Phase == director.SectionClosed || r.Holds() {
 			continue
+		}
+		if capped && len(w.signalling) >= signalsInFlight {
+			break
 		}
 		msgs := r.Orders.Take()
 		if len(msgs) == 0 {
 			continue
 		}
-		n, id := r.Number, r.WorkflowID
-		w.signalling[n] = true
+		num, id := r.Number, r.WorkflowID
+		w.signalling[num] = true
+		w.turn = i + 1
 		workflow.Go(ctx, func(ctx workflow.Context) {
-			defer func() { delete(w.signalling, n); w.wake = true }()
+			defer func() { delete(w.signalling, num); w.wake = true }()
 			if !retrySignal(ctx, id, SectionOrdersSignal, msgs, nil) {
-				if r := w.t.Section(n); r != nil {
+				if r := w.t.Section(num); r != nil {
 					r.Orders.Resend()
 				}
 			}

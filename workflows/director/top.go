@@ -131,13 +131,16 @@ type TopState struct {
 // a report; PlanRoundBeside the one from which it orders the next hand-for-hand round once the
 // field between its sections is planned (plannable) rather than once every section has told it
 // its own moves are made (settled): each section opens the round when its moves are made
-// (HandForHandState.Waiting), and a round costs a report's round trip less. PlanLatest is the
-// Plan of a run started now.
+// (HandForHandState.Waiting), and a round costs a report's round trip less; PlanSignalCap the
+// one from which the tournament's workflow has a bounded number of order signals to its sections
+// on their way at once (the workflow's signalsInFlight). PlanLatest is the Plan of a run started
+// now.
 const (
 	PlanBeside      = 1
 	PlanNear        = 2
 	PlanRoundBeside = 3
-	PlanLatest      = PlanRoundBeside
+	PlanSignalCap   = 4
+	PlanLatest      = PlanSignalCap
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
