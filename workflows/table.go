@@ -485,6 +485,7 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) bool {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 2 * StateTaskTimeout,
+		HeartbeatTimeout:    reportHeartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
 	})

@@ -209,6 +209,23 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 // --players 100000).
 func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string) error {
 	c := activity.GetClient(ctx)
+	// A try may wait long (a busy workflow, ten Updates in flight): the activity heartbeats all
+	// along, so that one whose worker died (a process killed) is tried again after
+	// reportHeartbeatTimeout, not after its whole StartToCloseTimeout.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		beat := time.NewTicker(reportHeartbeat)
+		defer beat.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-beat.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
 	opts.WaitForStage = client.WorkflowUpdateStageCompleted
 	try, pause := reportTry, time.Duration(0)
 	for {
@@ -280,6 +297,17 @@ const (
 // reportTry bounds one try of ReportSection's Update.
 const reportTry = 3 * time.Second
 
+// reportHeartbeat is how often ReportSection and ReportTableEvents heartbeat while they try, and
+// reportHeartbeatTimeout the activity's heartbeat timeout: a report whose worker is gone is tried
+// again that soon. Before, a table's events in an activity of a process killed waited out its
+// four minutes (2 * StateTaskTimeout), the table's news with them, and the local run killed five
+// times stalled for minutes after each resume (TestRunResumesAfterKills). A report done within
+// reportHeartbeat never heartbeats.
+const (
+	reportHeartbeat        = 3 * time.Second
+	reportHeartbeatTimeout = 15 * time.Second
+)
+
 // tournamentGone is the type of ReportSection's error when the tournament's workflow is over, and
 // sectionGone ReportTableEvents' when the section's is.
 const (
@@ -294,6 +322,7 @@ const (
 func reportSection(ctx workflow.Context, tournament string, r SectionEvents, within time.Duration) (taken, over bool) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    2 * StateTaskTimeout,
+		HeartbeatTimeout:       reportHeartbeatTimeout,
 		ScheduleToCloseTimeout: within,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
 			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
