@@ -24,6 +24,7 @@ import (
 	"github.com/pokerfloor/pokerfloor/cmd/pokerfloor/internal/telemetry"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/tableserver"
+	"github.com/pokerfloor/pokerfloor/workflows"
 )
 
 // telemetryRun starts a local tournament with --web and --metrics on free ports (and spans to
@@ -167,7 +168,8 @@ func TestRunTelemetry(t *testing.T) {
 		t.Errorf("%d hands traced with %d actions", len(hands), actions)
 	}
 	// Temporal's spans (its tracing interceptor on the run's client): the activities and the
-	// tables' reports (Updates of their workflows) bear the tournament, and the reports the table.
+	// tables' reports (Updates of their workflows) bear the tournament, and the reports the table
+	// (the tables' events, Updates of the tournament's, bear the tournament alone).
 	temporalSpans := map[string]int{}
 	for _, s := range exp.GetSpans() {
 		kind, _, ok := strings.Cut(s.Name, ":")
@@ -182,7 +184,7 @@ func TestRunTelemetry(t *testing.T) {
 			t.Errorf("span %s: poker.tournament %q, not the run's %s", s.Name, attrs[telemetry.AttrTournament], tour.ID())
 			continue
 		}
-		if kind == "UpdateWorkflow" && !tableID.MatchString(attrs[telemetry.AttrTable]) {
+		if s.Name == "UpdateWorkflow:"+workflows.ReportUpdate && !tableID.MatchString(attrs[telemetry.AttrTable]) {
 			t.Errorf("span %s: poker.table %q", s.Name, attrs[telemetry.AttrTable])
 		}
 		temporalSpans[kind]++
