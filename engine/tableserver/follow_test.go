@@ -312,19 +312,32 @@ func (f deciderFunc) Decide(_ context.Context, v *engine.View) (engine.Decision,
 	return f(v), nil
 }
 
-// absentLog is a reporter that keeps, hand by hand, whom each result listed absent.
+// absentLog is a reporter that keeps, hand by hand, whom each result listed absent. With hold
+// set, the report of hand holdAt (or a later one) waits until hold is closed: the table deals
+// no further hand meanwhile.
 type absentLog struct {
 	report.Reporter
 	mu     sync.Mutex
 	absent map[int64][]string
+	holdAt int64
+	hold   chan struct{}
 }
 
 func (a *absentLog) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	a.mu.Lock()
+	held := false
 	for _, r := range results {
 		a.absent[r.HandNumber] = r.Absent
+		held = held || a.hold != nil && r.HandNumber >= a.holdAt
 	}
 	a.mu.Unlock()
+	if held {
+		select {
+		case <-a.hold:
+		case <-ctx.Done():
+			return report.State{}, ctx.Err()
+		}
+	}
 	return a.Reporter.Report(ctx, tableID, results)
 }
 
@@ -340,7 +353,10 @@ func (a *absentLog) at(hand int64) ([]string, bool) {
 // takes as no-shows (T4): p01 in each hand until he connects, nobody once he has. The bots are
 // never absent.
 func TestAbsentPlayerListedUntilHeComes(t *testing.T) { // rule T4
-	log := &absentLog{absent: map[int64][]string{}}
+	// The table waits after hand 3 until p01 has connected: dealing on, it would blind him out
+	// before a slow machine's test dials him (he had no seat left once, under two test suites).
+	come := make(chan struct{})
+	log := &absentLog{absent: map[int64][]string{}, holdAt: 3, hold: come}
 	tt, open := serveThrough(t, 3, Config{Grace: 5 * time.Millisecond, ActionClock: ActionClock{Think: 5 * time.Millisecond},
 		Bots: engine.PlayersFunc(func(p string) engine.Decider {
 			if p == "p01" {
@@ -370,6 +386,7 @@ func TestAbsentPlayerListedUntilHeComes(t *testing.T) { // rule T4
 	c := tt.dial(tt.token("p01"))
 	var w protocol.Welcome
 	c.next(protocol.TypeWelcome, &w, nil)
+	close(come)
 	_, hand := tt.srv.InHand()
 	for h := hand + 1; h <= hand+3; h++ {
 		if got := waitHand(h); len(got) != 0 {
