@@ -229,3 +229,44 @@ func playToEnd(t *testing.T, sim *sectionSim) (most int) {
 	}
 	return most
 }
+
+// TestSeededSectionsIgnoreScheduling plays a seeded simulation of sections (more than 128 tables
+// in the workflows; 20 a section here) under three orders of delivery, between the tournament
+// and its sections and between each section and its tables: the same places, prizes and hands
+// every time (pokerfloor run --seed at --speed max).
+func TestSeededSectionsIgnoreScheduling(t *testing.T) { // rules R3, R4, R5, R7
+	for _, c := range []struct {
+		players int
+		seed    uint64
+	}{{600, 42}, {2000, 7}} {
+		var first []Place
+		var firstHands int64
+		for delivery := uint64(1); delivery <= 3; delivery++ {
+			spec := simSpec(c.players)
+			spec.Seed, spec.SectionTables = c.seed, 20
+			spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+			sim := newSectionSim(t, spec, c.seed)
+			sim.rng = rand.New(rand.NewPCG(delivery, 99))
+			for _, n := range sortedKeys(sim.sections) {
+				f := sim.sections[n]
+				f.rng, f.byHand = rand.New(rand.NewPCG(delivery, uint64(n))), true
+			}
+			playToEnd(t, sim)
+			places := append(sim.written, sim.top.Unwritten...)
+			slices.SortFunc(places, func(a, b Place) int { return a.Place - b.Place })
+			hands := sim.top.HandsPlayed()
+			if first == nil {
+				first, firstHands = places, hands
+				continue
+			}
+			if hands != firstHands || !slices.Equal(places, first) {
+				k := 0
+				for k < min(len(places), len(first)) && places[k] == first[k] {
+					k++
+				}
+				t.Fatalf("%d players, seed %d: delivery %d dealt %d hands, delivery 1 %d; places differ from place %d on (%d places, %d)",
+					c.players, c.seed, delivery, hands, firstHands, k+1, len(places), len(first))
+			}
+		}
+	}
+}
