@@ -1,7 +1,6 @@
 package director
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -54,10 +53,6 @@ type SectionOrder struct {
 	Deal *DealOrder `json:"deal,omitempty"`
 	// HandOn are the entries a section that emptied knew of (HandOn): this one keeps them.
 	HandOn *HandOn `json:"handOn,omitempty"`
-	// Horizon, in a seeded simulation of sections (SectionRole.Lockstep), is the hand every table
-	// of the field may deal up to: the section seats the players who arrived since the last one,
-	// in order, and lets its tables deal on to it.
-	Horizon *int64 `json:"horizon,omitempty"`
 }
 
 // SendOutOrder asks a section to move Players of its players to section To: each the next big
@@ -144,13 +139,6 @@ type SectionEvent struct {
 	HandOn *HandOn `json:"handOn,omitempty"`
 	// Deal answers the tournament's deal.
 	Deal *DealDone `json:"deal,omitempty"`
-	// In a seeded simulation of sections (SectionRole.Lockstep): AtHorizon is the horizon every
-	// table of the section has dealt up to, its own moves made (0: not there yet); Furthest the
-	// furthest hand one of its tables has dealt; Unplaced the eliminations since the last event,
-	// with their hand and table, for the tournament to place in that order across its sections.
-	AtHorizon int64        `json:"atHorizon,omitempty"`
-	Furthest  int64        `json:"furthest,omitempty"`
-	Unplaced  []TableBusts `json:"unplaced,omitempty"`
 }
 
 // SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
@@ -197,12 +185,6 @@ type SectionRole struct {
 	Run         int      `json:"run,omitempty"`
 	Hold        HoldStep `json:"hold,omitempty"`
 	FirstReport bool     `json:"firstReport,omitempty"`
-	// Lockstep: a seeded simulation whose tournament keeps barriers across its sections
-	// (TopState.barriers): the section's tables deal up to the tournament's horizon
-	// (SectionOrder.Horizon), the section decides only there, and Arrived are the players from
-	// other sections it seats at the next horizon, in order, whatever order they came in.
-	Lockstep bool       `json:"lockstep,omitempty"`
-	Arrived  []Transfer `json:"arrived,omitempty"`
 }
 
 // NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
@@ -256,16 +238,26 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 		s.broadcast(Order{Pause: &p})
 		s.pauseSent()
 	case len(o.Arrivals) > 0:
-		if sec.Lockstep {
-			sec.Arrived = append(sec.Arrived, o.Arrivals...) // seated at the next horizon
-			return
-		}
 		for _, tr := range o.Arrivals {
-			s.arrive(tr)
+			if p := s.player(tr.Player); p != nil && p.Status != Out {
+				continue // a repeat (the Inbox drops them; this guards the ledger)
+			}
+			s.compact() // a player who left and comes back has no stale record
+			p := s.addPlayer(tr.Player, orElse(tr.Entrant, tr.Player))
+			// An arrival is not an entry (the tournament counted him where he entered): his chips
+			// count as transferred.
+			s.Ledger.Entries--
+			if p.ID == p.Entrant {
+				s.Entries.Entries--
+			} else {
+				s.Entries.ReEntries--
+			}
+			p.Status, p.Stack, p.Away, p.Rebuys = Moving, tr.Stack, tr.Away, tr.Rebuys
+			s.bountyArrived(p.ID, tr.BountyCents)
+			sec.Transferred += tr.Stack
+			s.placeAnywhere(p, floor.MoveBalance)
 		}
-	case o.Horizon != nil:
-		s.seatArrived()
-		s.Horizon = max(s.Horizon, *o.Horizon)
+		s.Field = nil
 	case len(o.Entries) > 0:
 		for _, e := range o.Entries {
 			sec.Entered = append(sec.Entered, s.enter(e))
@@ -296,49 +288,6 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.Deal != nil:
 		s.dealOrdered(*o.Deal)
 	}
-}
-
-// arrive takes in a player moved in from another section and seats him (R3, B7).
-func (s *TournamentState) arrive(tr Transfer) {
-	if p := s.player(tr.Player); p != nil && p.Status != Out {
-		return // a repeat (the Inbox drops them; this guards the ledger)
-	}
-	s.compact() // a player who left and comes back has no stale record
-	p := s.addPlayer(tr.Player, orElse(tr.Entrant, tr.Player))
-	// An arrival is not an entry (the tournament counted him where he entered): his chips count
-	// as transferred.
-	s.Ledger.Entries--
-	if p.ID == p.Entrant {
-		s.Entries.Entries--
-	} else {
-		s.Entries.ReEntries--
-	}
-	p.Status, p.Stack, p.Away, p.Rebuys = Moving, tr.Stack, tr.Away, tr.Rebuys
-	s.bountyArrived(p.ID, tr.BountyCents)
-	s.Section.Transferred += tr.Stack
-	s.placeAnywhere(p, floor.MoveBalance)
-	s.Field = nil
-}
-
-// seatArrived seats the players who arrived since the last horizon (SectionRole.Lockstep) in the
-// order of the sections they came from, then of their IDs: the seats the floor draws for them do
-// not depend on the order their sections' news reached the tournament.
-func (s *TournamentState) seatArrived() {
-	sec := s.Section
-	slices.SortStableFunc(sec.Arrived, func(a, b Transfer) int { return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Player, b.Player)) })
-	for _, tr := range sec.Arrived {
-		s.arrive(tr)
-	}
-	sec.Arrived = nil
-}
-
-// arrivedChips is the chips of the players who arrived and wait for the next horizon to sit down.
-func (sec *SectionRole) arrivedChips() int64 {
-	var sum int64
-	for _, tr := range sec.Arrived {
-		sum += tr.Stack
-	}
-	return sum
 }
 
 // openWaitingRound opens the hand-for-hand round the tournament ordered while the section's own
@@ -464,13 +413,6 @@ func (s *TournamentState) stepSection(now time.Time) {
 		s.removeDueNoShows(now)
 		s.watchTables(now)
 		s.closeEmptyTables()
-		if s.barriers() && !h.On && !s.atBarrier() {
-			// In lockstep the section decides only at the tournament's horizon; the seats of the
-			// players on their way go (grantHorizon).
-			s.grantHorizon(0)
-			s.compact()
-			return
-		}
 		s.noteMoving(now)
 		if !h.Open && sec.OutBeside && len(sec.Owed) > 0 {
 			// The tournament waits for these players before it plans the field again; the
@@ -485,9 +427,7 @@ func (s *TournamentState) stepSection(now time.Time) {
 			}
 		}
 		s.openWaitingRound()
-		if !s.barriers() {
-			s.hold(now) // in lockstep the tables wait at the horizon instead
-		}
+		s.hold(now)
 		s.grantCredit()
 	}
 	s.compact()
@@ -518,15 +458,6 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
 		AddOnsPending: s.addOnsPending(),
 		Deal:          s.Tools.DealDone}
-	if sec.Lockstep {
-		// The players who arrived and wait for the horizon to sit down are the section's.
-		ev.Players += len(sec.Arrived)
-		ev.Chips += sec.arrivedChips()
-		ev.Unplaced, ev.Furthest = s.Unplaced, s.furthestHand()
-		if ev.Settled && !s.HandForHand.On && s.atBarrier() {
-			ev.AtHorizon = s.Horizon
-		}
-	}
 	if s.Pace >= PaceRebuys {
 		ev.RebuysPending = s.rebuysPending()
 	}
@@ -545,11 +476,10 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	}
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
-	news := len(ev.Busts) > 0 || len(ev.Unplaced) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
+	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
 		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil
 	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
-		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1)) ||
-		ev.AtHorizon != last.AtHorizon || sec.Lockstep && ev.Furthest != last.Furthest
+		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false
 	}
@@ -560,7 +490,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 			return SectionEvent{}, false
 		}
 	}
-	s.Busts, s.Unplaced, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone = nil, nil, nil, nil, nil, nil
+	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone = nil, nil, nil, nil, nil
 	if ev.HandOn != nil {
 		s.Tools.Busted, s.Tools.Elsewhere = nil, nil // the tournament's to hand on
 	}
@@ -568,7 +498,6 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec.Reported = s.money()
 	sec.Sent = ev
 	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal, sec.Sent.HandOn = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil
-	sec.Sent.Unplaced = nil
 	return ev, true
 }
 
@@ -591,17 +520,6 @@ func (s *TournamentState) breaking() int {
 		}
 	}
 	return n
-}
-
-// furthestHand is the furthest hand an open table has dealt.
-func (s *TournamentState) furthestHand() int64 {
-	var furthest int64
-	for _, t := range s.Tables {
-		if !t.Closed && !t.Closing {
-			furthest = max(furthest, t.Hand)
-		}
-	}
-	return furthest
 }
 
 func (s *TournamentState) allTablesClosed() bool {

@@ -1,7 +1,6 @@
 package director
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -123,11 +122,6 @@ type TopState struct {
 	// sections (plannable) and moves a section's few players out at once (drainShort); below it,
 	// only when every section is settled.
 	Plan int `json:"plan,omitempty"`
-	// Horizon, in a seeded simulation (barriers), is the hand every table of the field may deal
-	// up to; Unplaced the eliminations the sections told since the last barrier, placed there by
-	// hand, then table.
-	Horizon  int64        `json:"horizon,omitempty"`
-	Unplaced []TableBusts `json:"unplaced,omitempty"`
 }
 
 // PlanBeside is the Plan from which the tournament plans between its sections whenever the counts
@@ -139,16 +133,14 @@ type TopState struct {
 // its own moves are made (settled): each section opens the round when its moves are made
 // (HandForHandState.Waiting), and a round costs a report's round trip less; PlanSignalCap the
 // one from which the tournament's workflow has a bounded number of order signals to its sections
-// on their way at once (the workflow's signalsInFlight); PlanBarriers the one from which a seeded
-// simulation keeps barriers across its sections (barriers). PlanLatest is the Plan of a run
-// started now.
+// on their way at once (the workflow's signalsInFlight). PlanLatest is the Plan of a run started
+// now.
 const (
 	PlanBeside      = 1
 	PlanNear        = 2
 	PlanRoundBeside = 3
 	PlanSignalCap   = 4
-	PlanBarriers    = 5
-	PlanLatest      = PlanBarriers
+	PlanLatest      = PlanSignalCap
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -163,9 +155,6 @@ type SectionStart struct {
 	// Elsewhere are the players of an explicit list drawn into other sections whose late entry
 	// would come here (TopState.drawnElsewhere), sorted.
 	Elsewhere []string `json:"elsewhere,omitempty"`
-	// Horizon, when the tournament keeps barriers across its sections (TopState.barriers), is
-	// the first hand its tables may deal up to: the section is in lockstep (SectionRole.Lockstep).
-	Horizon int64 `json:"horizon,omitempty"`
 }
 
 // State is the section's first state, its clock started at now.
@@ -173,95 +162,8 @@ func (st SectionStart) State(now time.Time) (*TournamentState, error) {
 	s, err := NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
 	if err == nil {
 		s.Tools.Elsewhere = st.Elsewhere
-		if st.Horizon > 0 {
-			s.Section.Lockstep, s.Horizon = true, st.Horizon
-		}
 	}
 	return s, err
-}
-
-// SetPlan sets the version of the planning between sections the run keeps (the workflow's marker
-// "plan"), and the sections' starts with it: below PlanBarriers no barriers.
-func (t *TopState) SetPlan(plan int, starts []SectionStart) {
-	t.Plan = plan
-	if t.barriers() {
-		return
-	}
-	t.Horizon = 0
-	for i := range starts {
-		starts[i].Horizon = 0
-	}
-}
-
-// barriers says the tournament is a seeded simulation that keeps barriers across its sections
-// (from PlanBarriers), as a tournament of one section does (TournamentState.barriers): every
-// table of the field deals up to the same hand, the horizon, and waits; the tournament decides
-// (places, the plan between sections, the bubble, the next horizon) only when every section is
-// there with its own moves made, nobody between two sections and every order applied, so that
-// two runs with the same seed play the same tournament whatever the scheduling of their tables.
-func (t *TopState) barriers() bool {
-	return t.Spec.Simulation && t.Spec.Seed != 0 && t.Plan >= PlanBarriers
-}
-
-// atBarrier: every section in play is at the horizon (between hand-for-hand rounds, done with the
-// last), its own moves made and every order applied, and nobody is between two sections.
-func (t *TopState) atBarrier() bool {
-	h := &t.HandForHand
-	if len(t.InTransit) > 0 || h.Open {
-		return false
-	}
-	for _, r := range t.open() {
-		if r.Orders.Pending() || !r.Last.Settled || !h.On && r.Last.AtHorizon < t.Horizon {
-			return false
-		}
-	}
-	return true
-}
-
-// window is how many hands past the furthest table the next horizon lies: a batch, and nearer
-// the hand-for-hand rounds as few hands as the tables could take players out in before them, one
-// each a hand (TournamentState.creditWindow's for one section).
-func (t *TopState) window() int64 {
-	batch := int64(max(t.Spec.Batch, 1))
-	if t.Spec.HandForHandBefore < 0 {
-		return batch
-	}
-	tables := max(t.Tables(), 1)
-	toRounds := t.Left - (len(t.Payouts.Prizes) + max(t.Spec.HandForHandBefore, 1) + tables + 2)
-	return min(max(int64(toRounds/tables), 1), batch)
-}
-
-// moveHorizon moves the horizon on at a barrier with no order left to apply: window hands past the
-// furthest table of the field, told to every section in play.
-func (t *TopState) moveHorizon() {
-	if !t.barriers() || t.Finished || !t.atBarrier() {
-		return
-	}
-	var furthest int64
-	for _, r := range t.open() {
-		furthest = max(furthest, r.Last.Furthest)
-	}
-	next := max(t.Horizon, furthest+t.window())
-	if next == t.Horizon {
-		return
-	}
-	t.Horizon = next
-	t.broadcast(SectionOrder{Horizon: &next})
-}
-
-// placeUnplaced places the eliminations told since the last barrier: by hand, then table (R5,
-// R7 within one hand), whatever order their sections' news came in.
-func (t *TopState) placeUnplaced() {
-	if len(t.Unplaced) == 0 {
-		return
-	}
-	slices.SortStableFunc(t.Unplaced, func(a, b TableBusts) int {
-		return cmp.Or(cmp.Compare(a.Hand, b.Hand), cmp.Compare(a.Table, b.Table))
-	})
-	for _, g := range t.Unplaced {
-		t.place(slices.Clone(g.Eliminated))
-	}
-	t.Unplaced = nil
 }
 
 // NewTopState draws the seats and buttons of the whole field (T2, T3) and gives each section
@@ -308,12 +210,6 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 		t.Sections = append(t.Sections, rec)
 	}
 	t.drawnElsewhere(named, sections)
-	if t.barriers() {
-		t.Horizon = t.window()
-		for i := range sections {
-			sections[i].Horizon = t.Horizon
-		}
-	}
 	return t, sections, nil
 }
 
@@ -398,7 +294,6 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	for _, g := range ev.Busts {
 		t.place(g)
 	}
-	t.Unplaced = append(t.Unplaced, ev.Unplaced...) // placed at the barrier (placeUnplaced)
 	if h := &t.HandForHand; ev.RoundDone == h.Round && h.Open {
 		h.Group = append(h.Group, ev.Group...)
 	} else if len(ev.Group) > 0 {
@@ -440,7 +335,7 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 			t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("section %d: %s", r.Number, e))
 		}
 	}
-	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered, ev.Deal, ev.Unplaced = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil
+	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered, ev.Deal = nil, nil, nil, nil, SectionMoney{}, nil, nil
 	r.Last = ev
 	if ev.Closed {
 		r.Phase = SectionClosed
@@ -624,7 +519,6 @@ func (t *TopState) Step(now time.Time) {
 	}
 	h := &t.HandForHand
 	if h.Open && t.roundDone() {
-		t.placeUnplaced()
 		if len(h.Group) > 0 {
 			t.place(h.Group)
 		}
@@ -633,10 +527,6 @@ func (t *TopState) Step(now time.Time) {
 		}
 		h.Open, h.Group, h.Participants = false, nil, nil
 	}
-	if t.barriers() && !t.atBarrier() {
-		return // a seeded simulation decides only at barriers
-	}
-	t.placeUnplaced()
 	t.closePool()
 	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
 		t.placeHeld()
@@ -682,7 +572,6 @@ func (t *TopState) Step(now time.Time) {
 	if h.Open {
 		return
 	}
-	t.moveHorizon() // before the next round's order: its hand is past the last horizon
 	lockstep, grouped := bubble.rounds(h.On)
 	switch {
 	case lockstep && !h.On:

@@ -308,26 +308,6 @@ func (s *TournamentState) rand() io.Reader {
 	return floor.NewSeededReader(mix(s.Seed, s.Draws))
 }
 
-// lazyRand is rand for a draw that may not be needed: the draw is counted only once something is
-// read from it. A section in lockstep plans at each of its steps while it waits at the horizon, a
-// number of steps the scheduling decides, and a draw counted at each would make the next real one
-// depend on it.
-func (s *TournamentState) lazyRand() io.Reader {
-	return &lazyReader{s: s}
-}
-
-type lazyReader struct {
-	s *TournamentState
-	r io.Reader
-}
-
-func (l *lazyReader) Read(p []byte) (int, error) {
-	if l.r == nil {
-		l.r = l.s.rand()
-	}
-	return l.r.Read(p)
-}
-
 // DeckSeed seeds table id's deck and bots in a reproducible simulation (a spec with a seed); 0
 // means crypto/rand (D1: never a seeded deck in live play).
 func (s *TournamentState) DeckSeed(id floor.TableID) uint64 {
@@ -450,10 +430,8 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
 		if s.barriers() {
-			if s.Section == nil {
-				s.Horizon = max(s.Horizon, tr.Credit)
-			}
-			tr.Credit = s.Horizon // a section's is the tournament's
+			s.Horizon = max(s.Horizon, tr.Credit)
+			tr.Credit = s.Horizon
 		}
 		st.Credit = tr.Credit
 		tr.Slide = s.slide()
@@ -1174,10 +1152,9 @@ type TableBusts struct {
 // at barriers, where every table has dealt up to the same hand number (its credit, the horizon)
 // and waits, so that every decision sees the same tables and every order takes effect at the
 // hand the table stopped at; eliminations are placed in the order of their hands. A tournament
-// of sections keeps them across its sections (TopState.barriers): a section in lockstep
-// (SectionRole.Lockstep) deals up to the tournament's horizon and decides only there.
+// of sections (each its own floor) is not covered yet.
 func (s *TournamentState) barriers() bool {
-	return s.Spec.Simulation && s.Spec.Seed != 0 && (s.Section == nil || s.Section.Lockstep)
+	return s.Spec.Simulation && s.Spec.Seed != 0 && s.Section == nil
 }
 
 // atBarrier: no open table can deal before the tournament speaks: each has the horizon for credit
@@ -1217,7 +1194,7 @@ func (s *TournamentState) atBarrier() bool {
 // leave, with their chips), so that the players sit down at the hand the floor decided at. The
 // tables they leave take their move-out orders with the new credit, at that hand too.
 func (s *TournamentState) grantHorizon(window int64) {
-	if s.Section == nil && s.atBarrier() { // a section's horizon is the tournament's (SectionOrder.Horizon)
+	if s.atBarrier() {
 		var furthest int64
 		for _, t := range s.Tables {
 			if !t.Closed && !t.Closing {
@@ -1412,11 +1389,7 @@ func (s *TournamentState) plan() {
 		s.orderPlan(plan) // the director's break order first (tools.go)
 		return
 	}
-	draw := s.rand
-	if s.Section != nil && s.barriers() {
-		draw = s.lazyRand
-	}
-	plan, err := floor.PlanTables(open, s.Spec.Balance, draw())
+	plan, err := floor.PlanTables(open, s.Spec.Balance, s.rand())
 	if err != nil {
 		s.ChipErrors = append(s.ChipErrors, "floor plan: "+err.Error())
 		return
