@@ -483,12 +483,7 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 // tries are those of a signal's (retrySignal); a section that is over takes nothing more, and
 // the batch is kept, as one whose signal failed.
 func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) bool {
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * StateTaskTimeout,
-		HeartbeatTimeout:    reportHeartbeatTimeout,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
-	})
+	actx := workflow.WithActivityOptions(ctx, reportOptions(0))
 	err := workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch).Get(ctx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("events not taken", "section", section, "events", len(batch), "error", err)

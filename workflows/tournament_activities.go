@@ -320,17 +320,24 @@ const (
 // report's tries in all: a section that asks its tournament to hold its orders does not wait
 // longer than that to continue as new (director's link.go, "A section's quiet").
 func reportSection(ctx workflow.Context, tournament string, r SectionEvents, within time.Duration) (taken, over bool) {
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout:    2 * StateTaskTimeout,
-		HeartbeatTimeout:       reportHeartbeatTimeout,
-		ScheduleToCloseTimeout: within,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
-			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
-	})
+	actx := workflow.WithActivityOptions(ctx, reportOptions(within))
 	err := workflow.ExecuteActivity(actx, ReportSectionActivity, tournament, r).Get(actx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("section report not taken", "tournament", tournament, "section", r.Section, "error", err)
 	}
 	var app *temporal.ApplicationError
 	return err == nil, errors.As(err, &app) && app.Type() == tournamentGone
+}
+
+// reportOptions are the activity options of a report (ReportSection, ReportTableEvents): tried
+// as a signal is (retrySignal's backoff and attempts), heartbeating (reportHeartbeatTimeout), in
+// all at most within (0: no bound).
+func reportOptions(within time.Duration) workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout:    2 * StateTaskTimeout,
+		HeartbeatTimeout:       reportHeartbeatTimeout,
+		ScheduleToCloseTimeout: within,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 50 * time.Millisecond, BackoffCoefficient: 2,
+			MaximumInterval: 2 * time.Second, MaximumAttempts: maxSignalAttempts},
+	}
 }
