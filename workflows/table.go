@@ -491,7 +491,7 @@ func reportEvents(ctx workflow.Context, section string, batch []director.TableEv
 	return err == nil
 }
 
-// maxEventBatch bounds the events in one TableEventsSignal: about a kilobyte each at nine seats,
+// maxEventBatch bounds the events in one batch (Update or signal): about a kilobyte each at nine seats,
 // far below the 512 KB at which the server warns of a payload.
 const maxEventBatch = 64
 
