@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -62,7 +64,79 @@ func describeSections(t *testing.T, c client.Client, id string) {
 			continue
 		}
 		describeSection(t, &st)
+		logTimeline(ctx, t, c, r.WorkflowID, timelineEvents)
+		for _, tb := range st.Tables {
+			if !tb.Closed {
+				describeTable(ctx, t, c, tb.WorkflowID)
+				logTimeline(ctx, t, c, tb.WorkflowID, timelineEvents)
+			}
+		}
 	}
+}
+
+// timelineEvents is how many of a run's last events logTimeline logs.
+const timelineEvents = 40
+
+// logTimeline logs the last n events of workflow id's latest run, one line each (time, ID, type,
+// and the name of its activity, signal, timer or Update): what a failure on CI leaves to read
+// when no history is kept.
+func logTimeline(ctx context.Context, t *testing.T, c client.Client, id string, n int) {
+	t.Helper()
+	h, err := runHistory(ctx, c, id, "")
+	if err != nil {
+		t.Logf("      the history of %s: %v", id, err)
+		return
+	}
+	events := h.Events
+	if len(events) > n {
+		events = events[len(events)-n:]
+	}
+	t.Logf("      %s: the last %d of %d events", id, len(events), len(h.Events))
+	for _, ev := range events {
+		var name string
+		switch {
+		case ev.GetActivityTaskScheduledEventAttributes() != nil:
+			name = ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
+		case ev.GetWorkflowExecutionSignaledEventAttributes() != nil:
+			name = ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName()
+		case ev.GetSignalExternalWorkflowExecutionInitiatedEventAttributes() != nil:
+			a := ev.GetSignalExternalWorkflowExecutionInitiatedEventAttributes()
+			name = a.GetSignalName() + " to " + a.GetWorkflowExecution().GetWorkflowId()
+		case ev.GetWorkflowExecutionUpdateAcceptedEventAttributes() != nil:
+			name = ev.GetWorkflowExecutionUpdateAcceptedEventAttributes().GetAcceptedRequest().GetInput().GetName()
+		case ev.GetTimerStartedEventAttributes() != nil:
+			name = ev.GetTimerStartedEventAttributes().GetStartToFireTimeout().AsDuration().String()
+		case ev.GetActivityTaskFailedEventAttributes() != nil:
+			name = ev.GetActivityTaskFailedEventAttributes().GetFailure().GetMessage()
+		case ev.GetWorkflowTaskFailedEventAttributes() != nil:
+			name = ev.GetWorkflowTaskFailedEventAttributes().GetCause().String()
+		case ev.GetWorkflowTaskTimedOutEventAttributes() != nil:
+			name = ev.GetWorkflowTaskTimedOutEventAttributes().GetTimeoutType().String()
+		}
+		t.Logf("        %s #%d %s %s", ev.GetEventTime().AsTime().UTC().Format("15:04:05.000"), ev.GetEventId(),
+			strings.TrimPrefix(ev.GetEventType().String(), "EVENT_TYPE_"), name)
+	}
+}
+
+// describeTable logs what a table's workflow says of itself: the orders it applied and the
+// events it has not yet delivered (a section's record says what the section heard).
+func describeTable(ctx context.Context, t *testing.T, c client.Client, id string) {
+	t.Helper()
+	v, err := c.QueryWorkflow(ctx, id, "", TableStateQuery)
+	var ts director.TableState
+	if err == nil {
+		err = v.Get(&ts)
+	}
+	if err != nil {
+		t.Logf("      table %s: %v", id, err)
+		return
+	}
+	var undelivered []int
+	for _, ev := range ts.Undelivered {
+		undelivered = append(undelivered, ev.Seq)
+	}
+	t.Logf("      table %s says: hand %d, orders acked %d, pending %d, events %d (undelivered %v), quiet %d owed %v, closing %v, last event at %s",
+		id, ts.HandNumber, ts.Acked, len(ts.Pending), ts.EventSeq, undelivered, ts.Quiet, ts.QuietOwed, ts.Closing, ts.LastEventAt.Format(time.RFC3339Nano))
 }
 
 // describeSection logs one section's state: its role's queues, its tables and its players on the move.
@@ -113,6 +187,9 @@ func keepHistories(t *testing.T, c client.Client, ids ...string) {
 	stamp := time.Now().UTC().Format("150405.000")
 	for _, id := range ids {
 		runs, err := historiesOf(ctx, c, id)
+		if notFound := (*serviceerror.NotFound)(nil); errors.As(err, &notFound) {
+			continue
+		}
 		if err != nil {
 			t.Logf("the history of %s: %v", id, err)
 			continue

@@ -782,7 +782,15 @@ func TestBountiesAndSatellitesInSectionsEndToEnd(t *testing.T) { // rule R6
 		defer func() {
 			if t.Failed() {
 				describeSections(t, c, tour.ID)
-				keepHistories(t, c, append([]string{tour.ID}, sectionIDs(tour.ID, 3)...)...)
+				// The tables too: numbered across the tournament, each in one section (the
+				// others' are not found, and not kept).
+				ids := append([]string{tour.ID}, sectionIDs(tour.ID, 3)...)
+				for _, sec := range sectionIDs(tour.ID, 3) {
+					for k := 1; k <= spec.PlayerCount/spec.TableSize; k++ {
+						ids = append(ids, director.TableWorkflowID(sec, floor.TableID(k)))
+					}
+				}
+				keepHistories(t, c, ids...)
 			}
 		}()
 		res, err := tour.Result(ctx)
