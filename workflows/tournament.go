@@ -189,7 +189,10 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 		if left <= 0 {
 			break
 		}
-		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 || len(w.inbox) > 0 }); err != nil || !ok {
+		// From PaceEndWakes an order signal done wakes it too: the orders held behind it go.
+		wakes := s.Pace >= director.PaceEndWakes
+		w.wake = false
+		if ok, err := w.wait.within(ctx, left, func() bool { return w.events.Len() > 0 || len(w.inbox) > 0 || wakes && w.wake }); err != nil || !ok {
 			break
 		}
 		w.process(ctx)

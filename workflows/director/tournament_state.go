@@ -859,7 +859,12 @@ func (s *TournamentState) Resend() {
 // PaceQuietStart the one from which a table's first run does not say it is up
 // (TableState.QuietStart): the run marks it started, and able to keep quiet, once its start is
 // done; PaceQuietEndsAtEnd the one from which a run that asked its tables to keep quiet and
-// finishes instead of continuing as new ends their quiet (EndQuiet) as its next run would have.
+// finishes instead of continuing as new ends their quiet (EndQuiet) as its next run would have;
+// PaceEndWakes the one from which the end's wait for its tables' close also wakes when one of its
+// order signals is done, so that the orders held behind it (one signal on its way a table) go:
+// a table's Close waited so the whole closeWait, the table dealt on to its 20 s waits, and the
+// section ended "closing", its tournament gone (TestBountiesAndSatellitesInSectionsEndToEnd's
+// satellite, on CI on 1 and 5 December).
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
@@ -883,8 +888,9 @@ const (
 	PaceQuietFromAsk    = 20
 	PaceQuietStart      = 21
 	PaceQuietEndsAtEnd  = 22
+	PaceEndWakes        = 23
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceQuietEndsAtEnd
+	PaceLatest = PaceEndWakes
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
