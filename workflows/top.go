@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
@@ -115,9 +116,13 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		var err error
 		if t.Finished {
 			// Over: the sections close their tables and say so; a section that does not within
-			// closeWait is not waited for.
+			// sectionsCloseWait (closeWait before PlanOutwaitsSections) is not waited for.
+			wait := closeWait
+			if t.Plan >= director.PlanOutwaitsSections {
+				wait = sectionsCloseWait
+			}
 			var ok bool
-			ok, err = w.wait.within(ctx, closeWait, func() bool { return w.events.Len() > 0 || len(w.reports) > 0 || w.wake })
+			ok, err = w.wait.within(ctx, wait, func() bool { return w.events.Len() > 0 || len(w.reports) > 0 || w.wake })
 			if err == nil && !ok {
 				if !t.EndQuiets() {
 					break
@@ -192,6 +197,11 @@ func (w *topRun) quiet(ctx workflow.Context) bool {
 	return workflow.AllHandlersFinished(ctx) && w.starting == 0 && len(w.toStart) == 0 && len(w.signalling) == 0 && !w.writing &&
 		len(w.t.Unwritten) <= carryPlaces
 }
+
+// sectionsCloseWait is how long the tournament's end waits for news from its sections: a
+// section waits closeWait for its tables, then tells its close, which takes a report's round
+// trip (seconds on a busy machine).
+const sectionsCloseWait = closeWait + 30*time.Second
 
 func (w *topRun) allClosed() bool {
 	for _, r := range w.t.Sections {

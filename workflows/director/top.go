@@ -133,14 +133,18 @@ type TopState struct {
 // its own moves are made (settled): each section opens the round when its moves are made
 // (HandForHandState.Waiting), and a round costs a report's round trip less; PlanSignalCap the
 // one from which the tournament's workflow has a bounded number of order signals to its sections
-// on their way at once (the workflow's signalsInFlight). PlanLatest is the Plan of a run started
-// now.
+// on their way at once (the workflow's signalsInFlight); PlanOutwaitsSections the one from
+// which its end waits for its sections' close longer than a section waits for its tables'
+// (the workflow's sectionsCloseWait): both waited closeWait, and a section whose table never
+// answered told its close just after its tournament had stopped listening. PlanLatest is the
+// Plan of a run started now.
 const (
-	PlanBeside      = 1
-	PlanNear        = 2
-	PlanRoundBeside = 3
-	PlanSignalCap   = 4
-	PlanLatest      = PlanSignalCap
+	PlanBeside           = 1
+	PlanNear             = 2
+	PlanRoundBeside      = 3
+	PlanSignalCap        = 4
+	PlanOutwaitsSections = 5
+	PlanLatest           = PlanOutwaitsSections
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
