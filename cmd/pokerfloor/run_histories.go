@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/report"
@@ -68,16 +70,26 @@ func historyPath(dir, tableID string, n int64) string {
 }
 
 // historyReporter writes each hand's history beside the report that carries it.
+//
+// A report that fails may still have been acknowledged: a table replaced for its silence has
+// its old host's report, applied and waiting for an order, superseded by the new host's, and a
+// report cut off by its context may be applied after. Their .part files wait (unsettled) for the
+// table's next acknowledged report, which says the last hand the table has: those up to it are
+// kept, the later ones (void: the table deals their numbers again) removed. Before, a long run
+// under load left a few of them as .part files (TestRunResumesAfterKills: 12 for 1,968 hands).
 type historyReporter struct {
 	inner report.Reporter
 	dir   string
 	log   *slog.Logger
+
+	mu        sync.Mutex
+	unsettled map[string][]int64 // a table's hands written whose report failed
 }
 
 var _ report.Reporter = (*historyReporter)(nil)
 
 func (h *historyReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
-	var written []string
+	var written []int64
 	for i := range results {
 		r := &results[i]
 		if r.Voided || r.History == "" {
@@ -90,13 +102,36 @@ func (h *historyReporter) Report(ctx context.Context, tableID string, results []
 		if err := os.WriteFile(path+partExt, []byte(r.History), 0o644); err != nil {
 			return report.State{}, fmt.Errorf("hand history: %w", err)
 		}
-		written = append(written, path)
+		written = append(written, r.HandNumber)
 	}
 	st, err := h.inner.Report(ctx, tableID, results)
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if err != nil {
-		return st, err // the .part files stay: a retry writes them again, a resume sorts them out
+		// The .part files stay until the table's next acknowledged report (or a resume) settles them.
+		if len(written) > 0 {
+			if h.unsettled == nil {
+				h.unsettled = map[string][]int64{}
+			}
+			h.unsettled[tableID] = append(h.unsettled[tableID], written...)
+		}
+		return st, err
 	}
-	for _, path := range written {
+	waiting := slices.DeleteFunc(h.unsettled[tableID], func(n int64) bool { return slices.Contains(written, n) })
+	delete(h.unsettled, tableID)
+	for _, n := range waiting {
+		path := historyPath(h.dir, tableID, n)
+		if n > st.HandNumber {
+			err = os.Remove(path + partExt) // void: never acknowledged
+		} else {
+			err = os.Rename(path+partExt, path)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			h.log.Error("hand history not settled", "file", path+partExt, "err", err)
+		}
+	}
+	for _, n := range written {
+		path := historyPath(h.dir, tableID, n)
 		if err := os.Rename(path+partExt, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			h.log.Error("hand history not kept", "file", path, "err", err)
 		}
