@@ -37,7 +37,7 @@ func TestRunEndToEnd(t *testing.T) {
 	// --verbose shows the server's, the worker's and the tables' logs: a normal run and its
 	// shutdown log nothing at error level (the server's, JSON; the SDK's and tables', text).
 	for _, line := range strings.Split(errOut, "\n") {
-		if strings.HasPrefix(line, "pokerfloor: ") || strings.Contains(line, `"level":"error"`) || strings.Contains(line, "level=ERROR") {
+		if strings.HasPrefix(line, "pokerfloor: ") || strings.Contains(line, `"level":"error"`) && !serverTransient(line) || strings.Contains(line, "level=ERROR") {
 			t.Errorf("stderr has an error: %s", line)
 		}
 	}
@@ -137,5 +137,37 @@ func checkPlaces(t *testing.T, places []reportPlace, n int) {
 	}
 	if next != n+1 {
 		t.Errorf("places end at %d, want %d", next-1, n)
+	}
+}
+
+// serverTransient reports whether a line of the embedded server's log is an error the server
+// recovers from by itself: its queue readers, asked for tasks while the shard's ownership is
+// being (re)acquired, log "shard status unknown", which the server documents as "returned during
+// short windows at initialization and if we've lost the connection to the database"
+// (service/history/shard, ErrShardStatusUnknown), and try again. On a busy machine its SQLite
+// write that renews the shard can be slow enough for that (TestRunEndToEnd beside a second suite,
+// 5 December). Any other error fails the test.
+func serverTransient(line string) bool {
+	var entry struct {
+		Msg   string `json:"msg"`
+		Error string `json:"error"`
+	}
+	if json.Unmarshal([]byte(line), &entry) != nil {
+		return false
+	}
+	return entry.Msg == "Queue reader unable to retrieve tasks" && entry.Error == "shard status unknown"
+}
+
+// The server's transient shard error passes; any other error line does not.
+func TestServerTransientIsOnlyTheShardWindow(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"level":"error","msg":"Queue reader unable to retrieve tasks","shard-id":1,"error":"shard status unknown"}`:      true,
+		`{"level":"error","msg":"Queue reader unable to retrieve tasks","shard-id":1,"error":"context deadline exceeded"}`: false,
+		`{"level":"error","msg":"Persistent store operation failure","error":"shard status unknown"}`:                      false,
+		`level=ERROR msg="shard status unknown"`: false,
+	} {
+		if got := serverTransient(line); got != want {
+			t.Errorf("serverTransient(%s) = %v, want %v", line, got, want)
+		}
 	}
 }
