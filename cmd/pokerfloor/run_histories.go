@@ -121,12 +121,7 @@ func (h *historyReporter) Report(ctx context.Context, tableID string, results []
 	delete(h.unsettled, tableID)
 	for _, n := range waiting {
 		path := historyPath(h.dir, tableID, n)
-		if n > st.HandNumber {
-			err = os.Remove(path + partExt) // void: never acknowledged
-		} else {
-			err = os.Rename(path+partExt, path)
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := settlePart(path, n, st.HandNumber); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			h.log.Error("hand history not settled", "file", path+partExt, "err", err)
 		}
 	}
@@ -165,20 +160,24 @@ func settleHistories(ctx context.Context, c client.Client, dir string, tableIDs 
 		for _, part := range parts {
 			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(part), "hand-"), historyExt+partExt)
 			n, err := strconv.ParseInt(name, 10, 64)
-			switch {
-			case err != nil:
-				continue
-			case n <= acked:
-				err = os.Rename(part, strings.TrimSuffix(part, partExt))
-			default:
-				err = os.Remove(part)
-			}
 			if err != nil {
+				continue
+			}
+			if err := settlePart(strings.TrimSuffix(part, partExt), n, acked); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// settlePart decides hand n's .part file beside path: kept (renamed to path) when the table
+// acknowledged it (n <= acked), removed when it was void.
+func settlePart(path string, n, acked int64) error {
+	if n > acked {
+		return os.Remove(path + partExt)
+	}
+	return os.Rename(path+partExt, path)
 }
 
 // acknowledgedHand is the number of the last hand the table's workflow acknowledged.
