@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"testing"
@@ -63,12 +65,22 @@ func TestTournamentLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
+	stalled := make(chan string, 1)
 	go func() {
+		hands, since := int64(-1), time.Now()
 		for {
 			select {
 			case <-done:
 				return
 			case <-time.After(3 * time.Second):
+			}
+			// A query that failed (-1) says nothing: a stalled tournament's may fail or not.
+			if n := progressOf(ctx, tour); n > hands {
+				hands, since = n, time.Now()
+			} else if time.Since(since) > stallAfter {
+				stalled <- fmt.Sprintf("no hand played for %v (%d played)", stallAfter, hands)
+				cancel()
+				return
 			}
 			if spec.Sectioned() {
 				var top director.TopState
@@ -91,9 +103,17 @@ func TestTournamentLarge(t *testing.T) {
 	res, err := tour.Result(ctx)
 	close(done)
 	if err != nil {
+		select {
+		case why := <-stalled:
+			t.Errorf("stalled: %s", why)
+			dumpGoroutines(t)
+		default:
+			t.Error(err)
+		}
 		dumpFailures(t, c, tour.ID)
-		dumpState(t, tour)
-		t.Fatal(err)
+		ids := dumpState(t, tour)
+		keepHistories(t, c, append([]string{tour.ID}, ids...)...)
+		t.FailNow()
 	}
 	runs, events := runsOf(ctx, t, c, tour.ID)
 	t.Logf("%d players: %d hands at %d tables in %v; winner %s; %d hand-for-hand rounds; the tournament ran %d times, %d events",
@@ -104,35 +124,60 @@ func TestTournamentLarge(t *testing.T) {
 	checkPlaces(t, res, players, int64(players)*spec.BuyIn)
 }
 
-// dumpState logs what holds a stalled tournament up.
-func dumpState(t *testing.T, tour *Tournament) {
+// stallAfter is how long TestTournamentLarge waits for a hand before it calls the tournament
+// stalled: a table plays a hand in milliseconds, and 1,000 players at a load of 20 played on.
+const stallAfter = 5 * time.Minute
+
+// progressOf is the number of hands tour has played, -1 when its state cannot be read.
+func progressOf(ctx context.Context, tour *Tournament) int64 {
+	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	var s director.TournamentState
+	if err := tour.query(qctx, StateQuery, &s); err != nil {
+		return -1
+	}
+	return s.HandsPlayed()
+}
+
+// dumpGoroutines writes every goroutine's stack to a file (in POKERFLOOR_KEEP_HISTORIES when set)
+// and logs its path: where the tables' processes wait when a tournament stalls.
+func dumpGoroutines(t *testing.T) {
+	dir := os.Getenv("POKERFLOOR_KEEP_HISTORIES")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, fmt.Sprintf("goroutines-%s.txt", time.Now().UTC().Format("150405")))
+	f, err := os.Create(path)
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("goroutine").WriteTo(f, 2); err != nil {
+		t.Log(err)
+		return
+	}
+	t.Logf("goroutines written to %s", path)
+}
+
+// dumpState logs what holds a stalled tournament up, and returns the workflow IDs of its open
+// tables.
+func dumpState(t *testing.T, tour *Tournament) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var s director.TournamentState
 	if err := tour.query(ctx, StateQuery, &s); err != nil {
 		t.Logf("state: %v", err)
-		return
+		return nil
 	}
 	t.Logf("left %d, movesPending %v, h4h %+v, outbox %d", s.Left(), s.MovesPending(), s.HandForHand, len(s.Outbox))
+	var ids []string
 	for _, tr := range s.Tables {
 		if tr.Closed {
 			continue
 		}
-		var ts director.TableState
-		if v, err := tour.client.QueryWorkflow(ctx, tr.WorkflowID, "", TableStateQuery); err != nil {
-			t.Logf("table %d: %v", tr.ID, err)
-		} else if err := v.Get(&ts); err == nil {
-			var seqs []int
-			for _, o := range ts.Pending {
-				seqs = append(seqs, o.Seq)
-			}
-			if ts.Acked < tr.Sent {
-				t.Logf("table %d signalled orders: %v", tr.ID, signalledSeqs(ctx, tour.client, tr.WorkflowID))
-				dumpFailures(t, tour.client, tr.WorkflowID)
-			}
-			t.Logf("table %d workflow: acked %d pending %v event seq %d hand %d closing %v paused %v held %v break %v h4h %d/%d",
-				tr.ID, ts.Acked, seqs, ts.EventSeq, ts.HandNumber, ts.Closing, ts.Paused, ts.Held, ts.OnBreak, ts.RoundPlayed, ts.HandForHand)
-		}
+		ids = append(ids, tr.WorkflowID)
+		dumpTable(t, tour.client, tr)
 		t.Logf("table %d: seats %v sent %d acked %d arriving %+v held %v breaking %v closing %v round %d hand %d early %d started %v",
 			tr.ID, tr.Seats, tr.Sent, tr.Acked, tr.Arriving, tr.Held, tr.Breaking, tr.Closing, tr.RoundDone, tr.Hand, len(tr.Early), tr.Started)
 	}
@@ -141,6 +186,33 @@ func dumpState(t *testing.T, tour *Tournament) {
 			t.Logf("player %+v", p)
 		}
 	}
+	return ids
+}
+
+// dumpTable logs the table workflow's own view of tr, with its own deadline: a table that does not
+// answer does not silence the rest.
+func dumpTable(t *testing.T, c client.Client, tr director.TableRecord) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var ts director.TableState
+	v, err := c.QueryWorkflow(ctx, tr.WorkflowID, "", TableStateQuery)
+	if err == nil {
+		err = v.Get(&ts)
+	}
+	if err != nil {
+		t.Logf("table %d: %v", tr.ID, err)
+		return
+	}
+	var seqs []int
+	for _, o := range ts.Pending {
+		seqs = append(seqs, o.Seq)
+	}
+	if ts.Acked < tr.Sent {
+		t.Logf("table %d signalled orders: %v", tr.ID, signalledSeqs(ctx, c, tr.WorkflowID))
+		dumpFailures(t, c, tr.WorkflowID)
+	}
+	t.Logf("table %d workflow: acked %d pending %v event seq %d hand %d closing %v paused %v held %v break %v h4h %d/%d",
+		tr.ID, ts.Acked, seqs, ts.EventSeq, ts.HandNumber, ts.Closing, ts.Paused, ts.Held, ts.OnBreak, ts.RoundPlayed, ts.HandForHand)
 }
 
 // signalledSeqs lists, run by run (the latest first), the Seq of every order signalled to a
