@@ -206,7 +206,8 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 // for the same 17 s a report). A try that times out makes the next longer, and a refused one
 // waits a little (growing, with jitter) before the next: a tournament whose tasks took 27 s under
 // 112 sections' tries every three seconds stopped taking any report at all (pokerfloor run
-// --players 100000).
+// --players 100000). A process has at most updatesInFlight of them on one workflow at once
+// (updateTries): a refusal clears the run's state in the server.
 func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string) error {
 	c := activity.GetClient(ctx)
 	// A try may wait long (a busy workflow, ten Updates in flight): the activity heartbeats all
@@ -226,6 +227,14 @@ func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, wh
 			}
 		}
 	}()
+	// At most updatesInFlight of this process's Updates on the workflow at once, each from its
+	// first try until it is taken (a try that timed out leaves it in flight on the server): one
+	// the server refused past its ten would clear the run's state there.
+	release, err := updateTries.acquire(ctx, opts.WorkflowID)
+	if err != nil {
+		return err
+	}
+	defer release()
 	opts.WaitForStage = client.WorkflowUpdateStageCompleted
 	try, pause := reportTry, time.Duration(0)
 	for {
