@@ -5,8 +5,9 @@ import (
 	"sync"
 )
 
-// updatesInFlight is how many Update tries one process has under way on one workflow at once
-// (ReportTableEvents' and ReportSection's, updateUntilTaken): below the server's ten in flight
+// updatesInFlight is how many Updates one process has under way on one workflow at once, each
+// from its first try until it is taken (ReportTableEvents' and ReportSection's,
+// updateUntilTaken): below the server's ten in flight
 // a run (history.maxInFlightUpdates), with room for the director's own. The server refuses an
 // Update past its ten, and its refusal is an error under the run's lock, which clears the run's
 // state from the server's cache: the updates it had taken in are aborted and the speculative
@@ -16,8 +17,8 @@ import (
 // "The stall of one tournament of 112 tables under load").
 const updatesInFlight = 8
 
-// inFlight bounds the tries under way on each workflow: a slot a try, given back when the try
-// is over.
+// inFlight bounds the Updates under way on each workflow: a slot an Update, given back when it
+// is taken or given up.
 type inFlight struct {
 	size  int
 	mu    sync.Mutex
@@ -26,10 +27,10 @@ type inFlight struct {
 
 type slots struct {
 	ch    chan struct{}
-	users int // tries waiting for a slot or holding one: the entry goes with the last
+	users int // Updates waiting for a slot or holding one: the entry goes with the last
 }
 
-// updateTries bounds this process's Update tries on each workflow.
+// updateTries bounds this process's Updates under way on each workflow.
 var updateTries = newInFlight(updatesInFlight)
 
 func newInFlight(size int) *inFlight {
@@ -63,7 +64,7 @@ func (f *inFlight) acquire(ctx context.Context, id string) (release func(), err 
 	}
 }
 
-// held is the number of workflows with a try waiting or under way (for tests).
+// held is the number of workflows with an Update waiting for a slot or under way (for tests).
 func (f *inFlight) held() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
