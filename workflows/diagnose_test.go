@@ -122,11 +122,7 @@ func logTimeline(ctx context.Context, t *testing.T, c client.Client, id string, 
 // events it has not yet delivered (a section's record says what the section heard).
 func describeTable(ctx context.Context, t *testing.T, c client.Client, id string) {
 	t.Helper()
-	v, err := c.QueryWorkflow(ctx, id, "", TableStateQuery)
-	var ts director.TableState
-	if err == nil {
-		err = v.Get(&ts)
-	}
+	ts, err := queryTableState(ctx, c, id)
 	if err != nil {
 		t.Logf("      table %s: %v", id, err)
 		return
@@ -137,6 +133,16 @@ func describeTable(ctx context.Context, t *testing.T, c client.Client, id string
 	}
 	t.Logf("      table %s says: hand %d, orders acked %d, pending %d, events %d (undelivered %v), quiet %d owed %v, closing %v, last event at %s",
 		id, ts.HandNumber, ts.Acked, len(ts.Pending), ts.EventSeq, undelivered, ts.Quiet, ts.QuietOwed, ts.Closing, ts.LastEventAt.Format(time.RFC3339Nano))
+}
+
+// queryTableState is table workflow id's own state (TableStateQuery).
+func queryTableState(ctx context.Context, c client.Client, id string) (director.TableState, error) {
+	var ts director.TableState
+	v, err := c.QueryWorkflow(ctx, id, "", TableStateQuery)
+	if err == nil {
+		err = v.Get(&ts)
+	}
+	return ts, err
 }
 
 // describeSection logs one section's state: its role's queues, its tables and its players on the move.

@@ -73,9 +73,8 @@ func (r *toolsRun) paused(told bool) {
 			if tv.Closed {
 				continue
 			}
-			v, err := r.c.QueryWorkflow(r.ctx, tv.Workflow, "", TableStateQuery)
-			var ts director.TableState
-			if err != nil || v.Get(&ts) != nil {
+			ts, err := queryTableState(r.ctx, r.c, tv.Workflow)
+			if err != nil {
 				return false
 			}
 			pending := slices.ContainsFunc(ts.Pending, func(o director.Order) bool { return o.Pause != nil && *o.Pause })

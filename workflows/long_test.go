@@ -75,28 +75,12 @@ func TestTournamentLarge(t *testing.T) {
 			case <-time.After(3 * time.Second):
 			}
 			// A query that failed (-1) says nothing: a stalled tournament's may fail or not.
-			if n := progressOf(ctx, tour); n > hands {
+			if n := logProgress(ctx, t, tour, spec.Sectioned(), start); n > hands {
 				hands, since = n, time.Now()
 			} else if time.Since(since) > stallAfter {
 				stalled <- fmt.Sprintf("no hand played for %v (%d played)", stallAfter, hands)
 				cancel()
 				return
-			}
-			if spec.Sectioned() {
-				var top director.TopState
-				if err := tour.query(ctx, StateQuery, &top); err == nil {
-					t.Logf("%v: %d left, %d tables, level %d, %d hands, settled %v, in transit %d, h4h %+v", time.Since(start).Round(time.Second), top.Left, top.Tables(), top.Period+1, top.HandsPlayed(), top.Settled(), len(top.InTransit), top.HandForHand)
-					for _, r := range top.Sections {
-						if r.Phase != director.SectionClosed {
-							t.Logf("  section %d %s: %d players %d tables settled %v acked %d/%d round %d hands %d", r.Number, r.Phase, r.Last.Players, r.Last.Tables, r.Last.Settled, r.Orders.Acked, r.Orders.Sent, r.Last.RoundDone, r.Last.MedianHands)
-						}
-					}
-				}
-				continue
-			}
-			var s director.TournamentState
-			if err := tour.query(ctx, StateQuery, &s); err == nil {
-				t.Logf("%v: %d left, %d tables, level %d, %d hands, moves pending %v, h4h on %v round %d", time.Since(start).Round(time.Second), s.Left(), s.OpenTables(), s.Period+1, s.HandsPlayed(), s.MovesPending(), s.HandForHand.On, s.HandForHand.Round)
 			}
 		}
 	}()
@@ -128,14 +112,30 @@ func TestTournamentLarge(t *testing.T) {
 // stalled: a table plays a hand in milliseconds, and 1,000 players at a load of 20 played on.
 const stallAfter = 5 * time.Minute
 
-// progressOf is the number of hands tour has played, -1 when its state cannot be read.
-func progressOf(ctx context.Context, tour *Tournament) int64 {
-	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+// logProgress logs where tour stands (its sections too when sectioned: StateQuery answers a
+// TopState then) and returns the hands it has played, -1 when its state cannot be read.
+func logProgress(ctx context.Context, t *testing.T, tour *Tournament, sectioned bool, start time.Time) int64 {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	since := time.Since(start).Round(time.Second)
+	if sectioned {
+		var top director.TopState
+		if err := tour.query(ctx, StateQuery, &top); err != nil {
+			return -1
+		}
+		t.Logf("%v: %d left, %d tables, level %d, %d hands, settled %v, in transit %d, h4h %+v", since, top.Left, top.Tables(), top.Period+1, top.HandsPlayed(), top.Settled(), len(top.InTransit), top.HandForHand)
+		for _, r := range top.Sections {
+			if r.Phase != director.SectionClosed {
+				t.Logf("  section %d %s: %d players %d tables settled %v acked %d/%d round %d hands %d", r.Number, r.Phase, r.Last.Players, r.Last.Tables, r.Last.Settled, r.Orders.Acked, r.Orders.Sent, r.Last.RoundDone, r.Last.MedianHands)
+			}
+		}
+		return top.HandsPlayed()
+	}
 	var s director.TournamentState
-	if err := tour.query(qctx, StateQuery, &s); err != nil {
+	if err := tour.query(ctx, StateQuery, &s); err != nil {
 		return -1
 	}
+	t.Logf("%v: %d left, %d tables, level %d, %d hands, moves pending %v, h4h on %v round %d", since, s.Left(), s.OpenTables(), s.Period+1, s.HandsPlayed(), s.MovesPending(), s.HandForHand.On, s.HandForHand.Round)
 	return s.HandsPlayed()
 }
 
@@ -194,11 +194,7 @@ func dumpState(t *testing.T, tour *Tournament) []string {
 func dumpTable(t *testing.T, c client.Client, tr director.TableRecord) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var ts director.TableState
-	v, err := c.QueryWorkflow(ctx, tr.WorkflowID, "", TableStateQuery)
-	if err == nil {
-		err = v.Get(&ts)
-	}
+	ts, err := queryTableState(ctx, c, tr.WorkflowID)
 	if err != nil {
 		t.Logf("table %d: %v", tr.ID, err)
 		return
