@@ -77,7 +77,8 @@ func topWorkflow(ctx workflow.Context, in TournamentInput) (TournamentResult, er
 		// The planning between sections beside their own moves (director.PlanBeside) and the
 		// approach's last stretch told to the sections (director.PlanNear); a run recorded before
 		// replays its commands as they were.
-		t.Plan = int(workflow.GetVersion(ctx, "plan", workflow.DefaultVersion, director.PlanLatest))
+		// From director.PlanBarriers a seeded simulation keeps barriers across its sections.
+		t.SetPlan(int(workflow.GetVersion(ctx, "plan", workflow.DefaultVersion, director.PlanLatest)), first)
 		t.Tick(workflow.Now(ctx))
 	} else {
 		t.Resend()

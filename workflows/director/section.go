@@ -53,6 +53,10 @@ type SectionOrder struct {
 	Deal *DealOrder `json:"deal,omitempty"`
 	// HandOn are the entries a section that emptied knew of (HandOn): this one keeps them.
 	HandOn *HandOn `json:"handOn,omitempty"`
+	// Horizon, in a seeded simulation's sections (from PlanBarriers), lets the section's tables
+	// deal up to that hand: the tournament's decisions at the barrier before it are made (see
+	// TopState.stepBarriers).
+	Horizon *int64 `json:"horizon,omitempty"`
 }
 
 // SendOutOrder asks a section to move Players of its players to section To: each the next big
@@ -139,6 +143,11 @@ type SectionEvent struct {
 	HandOn *HandOn `json:"handOn,omitempty"`
 	// Deal answers the tournament's deal.
 	Deal *DealDone `json:"deal,omitempty"`
+	// Barrier, in a seeded simulation's sections, is the last horizon every table of the section
+	// has dealt up to and stopped at, its own moves made; Unplaced the eliminations since the last
+	// event, for the tournament to place in the order of their hands across every section.
+	Barrier  int64        `json:"barrier,omitempty"`
+	Unplaced []TableBusts `json:"unplaced,omitempty"`
 }
 
 // SectionRole is what a section's TournamentState holds beyond a tournament's: its place in the
@@ -185,6 +194,13 @@ type SectionRole struct {
 	Run         int      `json:"run,omitempty"`
 	Hold        HoldStep `json:"hold,omitempty"`
 	FirstReport bool     `json:"firstReport,omitempty"`
+	// Lockstep: the section of a seeded simulation, which keeps the tournament's barriers
+	// (TopState.stepBarriers): its tables deal up to the tournament's horizon and no further, and
+	// it decides on its own tables only when the tournament moves the horizon on (Go). Reached is
+	// the last horizon the section stopped at.
+	Lockstep bool  `json:"lockstep,omitempty"`
+	Go       int64 `json:"go,omitempty"`
+	Reached  int64 `json:"reached,omitempty"`
 }
 
 // NewSectionState is section number of tournament parent: the tables the tournament's draw gave it
@@ -224,6 +240,8 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	sec := s.Section
 	h := &s.HandForHand
 	switch {
+	case o.Horizon != nil:
+		sec.Go = max(sec.Go, *o.Horizon)
 	case o.HandOn != nil:
 		s.takeHandOn(*o.HandOn)
 	case o.Level != nil:
@@ -265,6 +283,10 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.SendOut != nil:
 		sec.Owed = append(sec.Owed, *o.SendOut)
 		sec.OutBeside = sec.OutBeside || o.SendOut.Beside
+	case o.HandForHand != nil && sec.Lockstep:
+		// Taken up when the horizon moves, after the section's own plan at the barrier, whenever
+		// the order comes (stepLockstep).
+		h.Waiting = o.HandForHand
 	case o.HandForHand != nil:
 		r := *o.HandForHand
 		if r.Round == 0 {
@@ -414,6 +436,11 @@ func (s *TournamentState) stepSection(now time.Time) {
 		s.watchTables(now)
 		s.closeEmptyTables()
 		s.noteMoving(now)
+		if sec.Lockstep {
+			s.stepLockstep()
+			s.compact()
+			return
+		}
 		if !h.Open && sec.OutBeside && len(sec.Owed) > 0 {
 			// The tournament waits for these players before it plans the field again; the
 			// section's own moves do not change who can go.
@@ -431,6 +458,73 @@ func (s *TournamentState) stepSection(now time.Time) {
 		s.grantCredit()
 	}
 	s.compact()
+}
+
+// stepLockstep is the step of a section that keeps the tournament's barriers: stopped at the
+// horizon, it sends out the players the tournament asks for and seats those it sends in; told the
+// next horizon (Go), once every move is made, it balances and breaks its own tables as the floor
+// does at a barrier (plan), lets its tables deal on to the new horizon, and opens the
+// hand-for-hand round the tournament ordered, if any. It tells the tournament it has reached the
+// horizon (Reached) once every table has dealt up to it, or cannot deal, and nothing is moving.
+// Every decision is made on tables stopped at the same hand, so that the section plays the same
+// whatever the order its tables' news and the tournament's orders arrive in.
+func (s *TournamentState) stepLockstep() {
+	sec := s.Section
+	h := &s.HandForHand
+	if !h.Open && len(sec.Owed) > 0 {
+		s.sendOut()
+	}
+	if sec.Go > s.Horizon && !h.Open && len(sec.Owed) == 0 && !s.MovesPending() {
+		s.stopAtBarrier()
+		s.plan()
+		s.Horizon = sec.Go
+		if r := h.Waiting; r != nil && (r.Skip || r.Round == 0) {
+			// The barrier that starts hand-for-hand, or the end of it (the tournament orders
+			// either before the horizon): they go to the tables with the plan's moves and the new
+			// credit, so that no table deals on before it has them, moves or not.
+			h.Waiting = nil
+			if r.Round == 0 {
+				h.On, h.Open, h.Group, h.Participants = false, false, nil, nil
+				s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
+			} else {
+				h.On, h.Round = true, r.Round-1
+				s.openRound(r.Grouped, true)
+			}
+		}
+	}
+	if sec.Go <= s.Horizon && h.Waiting != nil && !h.Open && !s.MovesPending() {
+		h.On = true
+		s.openWaitingRound()
+	}
+	s.grantHorizon(0)
+	if sec.Go <= s.Horizon && h.Waiting == nil && !h.Open && !s.MovesPending() && s.atBarrier() {
+		sec.Reached = s.Horizon
+	}
+}
+
+// stopAtBarrier takes back the credit a table that could deal has beyond the hand it stopped at:
+// during hand-for-hand rounds a table deals one hand a round, whatever its credit, and once the
+// rounds end it would deal on at once, before a player the plan sends it has sat down. Each
+// table then deals on only with the new horizon (grantHorizon), its arrivals seated first.
+func (s *TournamentState) stopAtBarrier() {
+	for i := range s.Tables {
+		t := &s.Tables[i]
+		if t.Closed || t.Closing || !t.Started || t.Hand == 0 || t.Credit <= t.Hand {
+			continue
+		}
+		players := 0
+		for _, p := range t.Seats {
+			if p != "" {
+				players++
+			}
+		}
+		if players < 2 {
+			continue
+		}
+		t.Credit = t.Hand
+		credit := t.Hand
+		s.order(t.ID, Order{Credit: &credit})
+	}
 }
 
 // compact forgets the players who are out (their places are the tournament's) and the tables
@@ -457,7 +551,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, Owing: sec.owing(), Breaking: s.breaking(), MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
 		AddOnsPending: s.addOnsPending(),
-		Deal:          s.Tools.DealDone}
+		Deal:          s.Tools.DealDone, Barrier: sec.Reached, Unplaced: s.Unplaced}
 	if s.Pace >= PaceRebuys {
 		ev.RebuysPending = s.rebuysPending()
 	}
@@ -477,27 +571,27 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
-		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil
-	changed := ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
+		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil || len(ev.Unplaced) > 0
+	changed := ev.Barrier != last.Barrier || ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
 		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !news && !changed {
 		return SectionEvent{}, false
 	}
-	if !news && !ev.Settled && ev.Acked == last.Acked && ev.Players == last.Players && ev.Tables == last.Tables && ev.Last == last.Last && ev.Closed == last.Closed &&
+	if !news && !ev.Settled && ev.Barrier == last.Barrier && ev.Acked == last.Acked && ev.Players == last.Players && ev.Tables == last.Tables && ev.Last == last.Last && ev.Closed == last.Closed &&
 		ev.Owing == last.Owing {
 		// Only chips or hands moved while moves are under way: nothing the tournament decides on.
 		if ev.MedianHands < last.MedianHands+int64(max(s.Spec.Batch, 1)) {
 			return SectionEvent{}, false
 		}
 	}
-	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone = nil, nil, nil, nil, nil
+	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone, s.Unplaced = nil, nil, nil, nil, nil, nil
 	if ev.HandOn != nil {
 		s.Tools.Busted, s.Tools.Elsewhere = nil, nil // the tournament's to hand on
 	}
 	sec.ErrorsSent = len(s.ChipErrors)
 	sec.Reported = s.money()
 	sec.Sent = ev
-	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal, sec.Sent.HandOn = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil
+	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal, sec.Sent.HandOn, sec.Sent.Unplaced = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil, nil
 	return ev, true
 }
 

@@ -35,10 +35,17 @@ type orderMsgs struct {
 }
 
 func newSectionSim(t *testing.T, spec TournamentSpec, seed uint64) *sectionSim {
+	return newSectionSimPlan(t, spec, seed, PlanLatest)
+}
+
+// newSectionSimPlan is newSectionSim with the tournament's planning between sections at version
+// plan (TopState.Plan), as a run recorded before it.
+func newSectionSimPlan(t *testing.T, spec TournamentSpec, seed uint64, plan int) *sectionSim {
 	top, secs, err := NewTopState("big", spec, seed, 0, simStart)
 	if err != nil {
 		t.Fatal(err)
 	}
+	top.SetPlan(plan, secs)
 	sim := &sectionSim{t: t, top: top, sections: map[int]*floorSim{}, rng: rand.New(rand.NewPCG(seed, 11))}
 	for _, st := range secs {
 		s, err := st.State(simStart)

@@ -1,6 +1,7 @@
 package director
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -122,6 +123,13 @@ type TopState struct {
 	// sections (plannable) and moves a section's few players out at once (drainShort); below it,
 	// only when every section is settled.
 	Plan int `json:"plan,omitempty"`
+	// A seeded simulation from PlanBarriers keeps barriers across its sections (stepBarriers):
+	// Horizon is the hand every table of the field may deal up to, Decided the last horizon the
+	// tournament has decided at (placed, planned), Unplaced the eliminations the sections told
+	// since that, placed at the next barrier in the order of their hands, then tables.
+	Horizon  int64        `json:"horizon,omitempty"`
+	Decided  int64        `json:"decided,omitempty"`
+	Unplaced []TableBusts `json:"unplaced,omitempty"`
 }
 
 // PlanBeside is the Plan from which the tournament plans between its sections whenever the counts
@@ -136,15 +144,18 @@ type TopState struct {
 // on their way at once (the workflow's signalsInFlight); PlanOutwaitsSections the one from
 // which its end waits for its sections' close longer than a section waits for its tables'
 // (the workflow's sectionsCloseWait): both waited closeWait, and a section whose table never
-// answered told its close just after its tournament had stopped listening. PlanLatest is the
-// Plan of a run started now.
+// answered told its close just after its tournament had stopped listening; PlanBarriers the one
+// from which a seeded simulation keeps barriers across its sections (stepBarriers), so that it
+// plays the same whatever the scheduling of its tables, as a tournament of one section does.
+// PlanLatest is the Plan of a run started now.
 const (
 	PlanBeside           = 1
 	PlanNear             = 2
 	PlanRoundBeside      = 3
 	PlanSignalCap        = 4
 	PlanOutwaitsSections = 5
-	PlanLatest           = PlanOutwaitsSections
+	PlanBarriers         = 6
+	PlanLatest           = PlanBarriers
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -159,6 +170,9 @@ type SectionStart struct {
 	// Elsewhere are the players of an explicit list drawn into other sections whose late entry
 	// would come here (TopState.drawnElsewhere), sorted.
 	Elsewhere []string `json:"elsewhere,omitempty"`
+	// Horizon, in a seeded simulation from PlanBarriers, is the first barrier: the section keeps
+	// the tournament's barriers (SectionRole.Lockstep), its tables dealing up to this hand first.
+	Horizon int64 `json:"horizon,omitempty"`
 }
 
 // State is the section's first state, its clock started at now.
@@ -166,6 +180,9 @@ func (st SectionStart) State(now time.Time) (*TournamentState, error) {
 	s, err := NewSectionState(st.Parent, st.Number, st.Spec, st.Tables, st.Seed, now)
 	if err == nil {
 		s.Tools.Elsewhere = st.Elsewhere
+		if st.Horizon > 0 {
+			s.Horizon, s.Section.Lockstep = st.Horizon, true
+		}
 	}
 	return s, err
 }
@@ -214,7 +231,38 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 		t.Sections = append(t.Sections, rec)
 	}
 	t.drawnElsewhere(named, sections)
+	t.SetPlan(PlanLatest, sections)
 	return t, sections, nil
+}
+
+// SetPlan sets the version of the planning between sections the run keeps (the workflow's
+// marker "plan"), and the barriers of a seeded simulation in the sections' starts from
+// PlanBarriers.
+func (t *TopState) SetPlan(plan int, starts []SectionStart) {
+	t.Plan, t.Horizon = plan, 0
+	if plan >= PlanBarriers && t.Spec.Simulation && t.Spec.Seed != 0 {
+		t.Horizon = t.window()
+	}
+	for i := range starts {
+		starts[i].Horizon = t.Horizon
+	}
+}
+
+// barriers says the tournament keeps barriers across its sections (stepBarriers).
+func (t *TopState) barriers() bool { return t.Horizon > 0 }
+
+// window is how many hands past a barrier the next is: a batch, and nearer the hand-for-hand
+// rounds before the bubble as few hands as the tables could take players out in before them, one
+// each a hand (a tournament of one section's creditWindow). Past the bubble, a batch again.
+func (t *TopState) window() int64 {
+	batch := int64(max(t.Spec.Batch, 1))
+	paid := len(t.Payouts.Prizes)
+	if t.Spec.HandForHandBefore < 0 || t.Left <= paid {
+		return batch
+	}
+	tables := max(t.Tables(), 1)
+	toRounds := t.Left - (paid + max(t.Spec.HandForHandBefore, 1) + tables + 2)
+	return min(max(int64(toRounds/tables), 1), batch)
 }
 
 // Section is section n's record, or nil.
@@ -298,6 +346,7 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	for _, g := range ev.Busts {
 		t.place(g)
 	}
+	t.Unplaced = append(t.Unplaced, ev.Unplaced...)
 	if h := &t.HandForHand; ev.RoundDone == h.Round && h.Open {
 		h.Group = append(h.Group, ev.Group...)
 	} else if len(ev.Group) > 0 {
@@ -314,6 +363,11 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 		byDest[tr.To] = append(byDest[tr.To], tr)
 	}
 	slices.Sort(dests)
+	if t.barriers() {
+		// On their way, sent on at once with every other transfer of the barrier (sendArrivals).
+		t.InTransit = append(t.InTransit, ev.Out...)
+		dests = nil
+	}
 	for _, d := range dests {
 		trs := byDest[d]
 		dest := t.Section(d)
@@ -333,13 +387,15 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 			t.InTransit = append(t.InTransit, tr)
 		}
 	}
-	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool { return tr.To == r.Number && tr.Seq <= ev.Acked })
+	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool {
+		return tr.To == r.Number && tr.Seq <= ev.Acked && (tr.Seq > 0 || !t.barriers())
+	})
 	for _, e := range ev.ChipErrors {
 		if len(t.ChipErrors) < 100 {
 			t.ChipErrors = append(t.ChipErrors, fmt.Sprintf("section %d: %s", r.Number, e))
 		}
 	}
-	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered, ev.Deal = nil, nil, nil, nil, SectionMoney{}, nil, nil
+	ev.Busts, ev.Out, ev.Group, ev.ChipErrors, ev.Money, ev.Entered, ev.Deal, ev.Unplaced = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil
 	r.Last = ev
 	if ev.Closed {
 		r.Phase = SectionClosed
@@ -521,6 +577,10 @@ func (t *TopState) Step(now time.Time) {
 	if t.Finished {
 		return
 	}
+	if t.barriers() {
+		t.stepBarriers(now)
+		return
+	}
 	h := &t.HandForHand
 	if h.Open && t.roundDone() {
 		if len(h.Group) > 0 {
@@ -586,6 +646,157 @@ func (t *TopState) Step(now time.Time) {
 	case !lockstep && h.On:
 		h.On = false
 		t.broadcast(SectionOrder{HandForHand: &SectionRound{Round: 0}})
+	}
+}
+
+// stepBarriers is Step in a seeded simulation from PlanBarriers, which must play the same whatever
+// the scheduling of its tables and sections, as a tournament of one section does at its barriers
+// (TournamentState.barriers). Every table of the field deals up to the same hand, the horizon,
+// and stops; each section tells when all of its tables have (SectionEvent.Barrier). Once every
+// section has, the tournament decides as the floor does at a barrier: it places the
+// eliminations told since the last in the order of their hands, then tables (R5, R7 within one
+// hand), moves the clock, and plans the field between its sections (R3, R4). The players a
+// section sends out leave their tables at the barrier's hand; once every one has left, they are
+// sent on to their sections in one order each, in the order of the sections they come from
+// (sendArrivals). Once every section has seated them, the tournament moves the horizon on (each
+// section then balances its own tables: stepLockstep) and opens the hand-for-hand round, if one is
+// due. No decision waits on the order the news comes in.
+func (t *TopState) stepBarriers(now time.Time) {
+	h := &t.HandForHand
+	if h.Open && t.roundDone() {
+		if len(h.Group) > 0 {
+			t.place(h.Group)
+		}
+		if h.Grouped {
+			h.Rounds++
+		}
+		h.Open, h.Group, h.Participants = false, nil, nil
+	}
+	if h.Open {
+		return
+	}
+	if t.Decided < t.Horizon {
+		for _, r := range t.open() {
+			if r.Last.Barrier < t.Horizon {
+				return
+			}
+		}
+		if !t.plannable() {
+			return // the counts are not yet the sections' own for every order sent (a level's, say)
+		}
+		t.Decided = t.Horizon
+		t.placeUnplaced()
+		t.tick(now)
+		t.closePool()
+		if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
+			t.placeHeld()
+		}
+		if t.Left <= 1 {
+			t.Finish(now)
+			return
+		}
+		t.drainShort()
+		if t.plannable() {
+			t.planSections()
+		}
+	}
+	t.sendArrivals()
+	if !t.plannable() {
+		return
+	}
+	for _, r := range t.open() {
+		if (r.Phase == SectionDraining || r.Last.Tables == 0) && r.Last.Players == 0 {
+			r.Phase = SectionClosing
+			r.Orders.Send(SectionOrder{Close: true})
+		}
+	}
+	tables := t.Tables()
+	margin := tables
+	if tables > 1 && len(t.open()) == 1 {
+		margin = 2 * tables // as Step's
+	}
+	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), margin, tables == 1)
+	if approach := bubble.approach(h.Approach); approach != h.Approach {
+		h.Approach = approach
+		t.broadcast(SectionOrder{Approach: &approach})
+	}
+	if near := bubble.near(h.Approach, h.Near); near != h.Near {
+		h.Near = near
+		t.broadcast(SectionOrder{Near: &near})
+	}
+	lockstep, grouped := bubble.rounds(h.On)
+	if !lockstep && h.On {
+		h.On = false
+		t.broadcast(SectionOrder{HandForHand: &SectionRound{Round: 0}})
+	}
+	// The round first: a section takes it up when the horizon moves (stepLockstep).
+	switch {
+	case lockstep && !h.On:
+		h.On = true
+		t.openRound(false, true)
+	case lockstep:
+		t.openRound(grouped, false)
+	}
+	horizon := t.Decided + t.window()
+	t.Horizon = horizon
+	t.broadcast(SectionOrder{Horizon: &horizon})
+}
+
+// placeUnplaced places the eliminations the sections told since the last barrier: by hand, then
+// table.
+func (t *TopState) placeUnplaced() {
+	slices.SortStableFunc(t.Unplaced, func(a, b TableBusts) int {
+		return cmp.Or(cmp.Compare(a.Hand, b.Hand), cmp.Compare(a.Table, b.Table))
+	})
+	for _, g := range t.Unplaced {
+		t.place(slices.Clone(g.Eliminated))
+	}
+	t.Unplaced = nil
+}
+
+// sendArrivals sends the players on their way between two sections to the sections they go to,
+// once every section has sent out all it was told to: one order a section, the players in the
+// order of the sections they left, then their IDs, whatever order they left their tables in.
+func (t *TopState) sendArrivals() {
+	unsent := slices.ContainsFunc(t.InTransit, func(tr Transfer) bool { return tr.Seq == 0 })
+	if !unsent {
+		return
+	}
+	for _, r := range t.open() {
+		if r.Orders.Pending() || r.Last.Owing > 0 {
+			return
+		}
+	}
+	slices.SortStableFunc(t.InTransit, func(a, b Transfer) int {
+		return cmp.Or(cmp.Compare(a.From, b.From), strings.Compare(a.Player, b.Player))
+	})
+	byDest := map[int][]Transfer{}
+	for _, tr := range t.InTransit {
+		if tr.Seq == 0 {
+			byDest[tr.To] = append(byDest[tr.To], tr)
+		}
+	}
+	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool { return tr.Seq == 0 })
+	dests := make([]int, 0, len(byDest))
+	for d := range byDest {
+		dests = append(dests, d)
+	}
+	slices.Sort(dests)
+	for _, d := range dests {
+		trs := byDest[d]
+		if dest := t.Section(d); dest == nil || dest.Phase != SectionOpen {
+			for _, o := range t.open() {
+				if o.Phase == SectionOpen {
+					d = o.Number // as apply's: the lowest open section takes them
+					break
+				}
+			}
+		}
+		seq := t.order(d, SectionOrder{Arrivals: trs})
+		for _, tr := range trs {
+			tr.To, tr.Seq = d, seq
+			t.InTransit = append(t.InTransit, tr)
+		}
 	}
 }
 
@@ -774,6 +985,13 @@ func (t *TopState) simHands() int64 {
 
 // Tick tells the sections the period the clock is in, if it changed (B3).
 func (t *TopState) Tick(now time.Time) {
+	if t.barriers() && t.Period >= 0 {
+		return // the clock moves at the barriers, on the hands every table has dealt (stepBarriers)
+	}
+	t.tick(now)
+}
+
+func (t *TopState) tick(now time.Time) {
 	if t.Finished {
 		return
 	}

@@ -429,7 +429,10 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		// A table opened late starts at the others' hand: its credit runs from there.
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
-		if s.barriers() {
+		switch {
+		case s.lockstep():
+			tr.Credit = s.Horizon // the tournament's, the same in every section
+		case s.barriers():
 			s.Horizon = max(s.Horizon, tr.Credit)
 			tr.Credit = s.Horizon
 		}
@@ -1157,10 +1160,17 @@ type TableBusts struct {
 // scheduling of its tables: it decides (balancing, breaking, holding, hand-for-hand, credit) only
 // at barriers, where every table has dealt up to the same hand number (its credit, the horizon)
 // and waits, so that every decision sees the same tables and every order takes effect at the
-// hand the table stopped at; eliminations are placed in the order of their hands. A tournament
-// of sections (each its own floor) is not covered yet.
+// hand the table stopped at; eliminations are placed in the order of their hands. The sections
+// of a tournament started from PlanBarriers keep the tournament's barriers (lockstep); those of
+// one started before keep none.
 func (s *TournamentState) barriers() bool {
-	return s.Spec.Simulation && s.Spec.Seed != 0 && s.Section == nil
+	return s.Spec.Simulation && s.Spec.Seed != 0 && (s.Section == nil || s.Section.Lockstep)
+}
+
+// lockstep says the state is a section that keeps its tournament's barriers: the horizon is the
+// tournament's (SectionOrder.Horizon), and the section decides when it moves on (stepLockstep).
+func (s *TournamentState) lockstep() bool {
+	return s.Section != nil && s.Section.Lockstep
 }
 
 // atBarrier: no open table can deal before the tournament speaks: each has the horizon for credit
@@ -1170,7 +1180,7 @@ func (s *TournamentState) atBarrier() bool {
 	if s.HandForHand.Open {
 		return false
 	}
-	if s.alone() {
+	if s.alone() && !s.lockstep() {
 		return true
 	}
 	for i := range s.Tables {
@@ -1200,7 +1210,7 @@ func (s *TournamentState) atBarrier() bool {
 // leave, with their chips), so that the players sit down at the hand the floor decided at. The
 // tables they leave take their move-out orders with the new credit, at that hand too.
 func (s *TournamentState) grantHorizon(window int64) {
-	if s.atBarrier() {
+	if !s.lockstep() && s.atBarrier() {
 		var furthest int64
 		for _, t := range s.Tables {
 			if !t.Closed && !t.Closing {

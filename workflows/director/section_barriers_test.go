@@ -1,0 +1,87 @@
+package director
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pokerfloor/pokerfloor/workflows/floor"
+)
+
+// TestSeededSectionsIgnoreScheduling: a seeded simulation of sections plays the same tournament
+// whatever the order in which its tables report and the orders and events between its tournament,
+// sections and tables are delivered (late, out of order, twice): the same places and prizes, the
+// same hands. The tournament keeps barriers across its sections (TopState.stepBarriers). Among
+// the fields: sections of two to five tables, which drain and merge at nearly every barrier; a
+// section of 56 tables beside one of 100; hand-for-hand rounds across sections at every bubble.
+func TestSeededSectionsIgnoreScheduling(t *testing.T) { // rules R3, R4, R5, R7
+	for _, c := range []struct {
+		players, sectionTables int
+		seed                   uint64
+	}{{250, 2, 20}, {300, 5, 1}, {600, 10, 42}, {1000, 56, 7}, {2000, 20, 3}} {
+		t.Run(fmt.Sprintf("%d players, %d tables a section, seed %d", c.players, c.sectionTables, c.seed), func(t *testing.T) {
+			var first []Place
+			var firstHands int
+			for delivery := uint64(1); delivery <= 4; delivery++ {
+				places, hands := playSeededSections(t, c.players, c.sectionTables, c.seed, delivery, PlanLatest)
+				if first == nil {
+					first, firstHands = places, hands
+					t.Logf("%d places, %d hands; first %+v", len(places), hands, places[0])
+					continue
+				}
+				if hands != firstHands || !reflect.DeepEqual(places, first) {
+					t.Fatalf("delivery %d dealt %d hands and placed %v; delivery 1 dealt %d and placed %v",
+						delivery, hands, places[:5], firstHands, first[:5])
+				}
+			}
+		})
+	}
+}
+
+// TestSectionsWithoutBarriersFollowScheduling: a run recorded before PlanBarriers keeps no barriers
+// across its sections, and the scheduling changes its tournament: what the test above proves is
+// the barriers' doing.
+func TestSectionsWithoutBarriersFollowScheduling(t *testing.T) {
+	first, firstHands := playSeededSections(t, 1000, 56, 7, 1, PlanOutwaitsSections)
+	for delivery := uint64(2); delivery <= 4; delivery++ {
+		places, hands := playSeededSections(t, 1000, 56, 7, delivery, PlanOutwaitsSections)
+		if hands != firstHands || !reflect.DeepEqual(places, first) {
+			return
+		}
+	}
+	t.Fatalf("four deliveries without barriers played one tournament (%d hands): the scheduling decides nothing, and the test above proves nothing", firstHands)
+}
+
+// playSeededSections plays a seeded field of sections to its end with the tournament's planning
+// at version plan and the scheduling drawn from delivery, and returns every place given (best
+// first) and the hands dealt.
+func playSeededSections(t *testing.T, players, sectionTables int, seed, delivery uint64, plan int) ([]Place, int) {
+	t.Helper()
+	spec := simSpec(players)
+	spec.Seed = seed
+	spec.SectionTables = sectionTables
+	spec.Payouts = floor.PayoutStructure{PaidPercent: 15}
+	sim := newSectionSimPlan(t, spec, seed, plan)
+	if len(sim.top.Sections) < 2 || sim.top.barriers() != (plan >= PlanBarriers) {
+		t.Fatalf("%d sections, barriers %v at plan %d: want several, with barriers from PlanBarriers", len(sim.top.Sections), sim.top.barriers(), plan)
+	}
+	sim.rng = rand.New(rand.NewPCG(delivery, 11))
+	for n, f := range sim.sections {
+		f.rng = rand.New(rand.NewPCG(delivery, 100+uint64(n)))
+		f.byHand = true
+	}
+	playToEnd(t, sim)
+	places := append(sim.written, sim.top.Unwritten...)
+	hands := 0
+	for _, f := range sim.sections {
+		hands += f.hands
+	}
+	slices.SortFunc(places, func(a, b Place) int {
+		return cmp.Or(cmp.Compare(a.Place, b.Place), strings.Compare(a.Player, b.Player))
+	})
+	return places, hands
+}
