@@ -37,11 +37,21 @@ func (j *jitter) Report(ctx context.Context, id string, rs []report.HandResult) 
 
 // TestSeededSimulationReproducible: a simulation with a seed plays the same tournament twice,
 // whatever the scheduling of its tables (random delays before every report, different in each
-// run): the same places, prizes and hand count.
+// run): the same places, prizes and hand count; as one tournament, and as a tournament of sections
+// (four of two tables, which keep barriers across them: director.PlanBarriers).
 func TestSeededSimulationReproducible(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal server")
 	}
+	for _, c := range []struct {
+		name                   string
+		players, sectionTables int
+	}{{"one tournament", 30, 0}, {"sections", 63, 2}} {
+		t.Run(c.name, func(t *testing.T) { playSeededTwice(t, c.players, c.sectionTables) })
+	}
+}
+
+func playSeededTwice(t *testing.T, players, sectionTables int) {
 	turbo, err := floor.BuiltinStructure(floor.StructureTurbo)
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +63,11 @@ func TestSeededSimulationReproducible(t *testing.T) {
 		c, _, _ := startServer(t, func(c client.Client) report.Reporter {
 			return &jitter{inner: NewTableReporter(c), rng: rand.New(rand.NewPCG(run, 0))}
 		})
-		spec := TournamentSpec{Name: "seeded", PlayerCount: 30, TableSize: 9, Structure: turbo, Seed: 7,
-			Simulation: true, BuyIn: 11000, Fee: 1000}
+		spec := TournamentSpec{Name: "seeded", PlayerCount: players, TableSize: 9, Structure: turbo, Seed: 7,
+			Simulation: true, BuyIn: 11000, Fee: 1000, SectionTables: sectionTables}
+		if spec.Sectioned() != (sectionTables > 0) {
+			t.Fatalf("sectioned %v, want %v", spec.Sectioned(), sectionTables > 0)
+		}
 		start := time.Now()
 		tour, err := StartTournament(ctx, c, fmt.Sprintf("seeded-%d", run), "", spec)
 		if err != nil {
@@ -64,7 +77,7 @@ func TestSeededSimulationReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.ChipErrors) > 0 || len(res.Places) != 30 {
+		if len(res.ChipErrors) > 0 || len(res.Places) != players {
 			t.Fatalf("run %d: %d places, chip errors %v", run, len(res.Places), res.ChipErrors)
 		}
 		t.Logf("run %d: %d hands in %v", run, res.HandsPlayed, time.Since(start).Round(time.Millisecond))
