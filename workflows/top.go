@@ -50,7 +50,9 @@ func (a *placeActivities) RecordPlaces(ctx context.Context, tournament string, f
 const RecordPlacesActivity = "RecordPlaces"
 
 // placesPerWrite bounds one activity's places, so that its input stays small; carryPlaces the
-// places a run may hand on unwritten when it continues as new (about 25 KB).
+// places a run may hand on unwritten when it continues as new (about 25 KB), and the eliminations
+// it may hand on unplaced in a seeded simulation (director.TopState.Unplaced, about 40 KB: at
+// 100,000 entries several thousand come between two barriers; right after one there are none).
 const (
 	placesPerWrite = 2000
 	carryPlaces    = 500
@@ -196,7 +198,7 @@ func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
 
 func (w *topRun) quiet(ctx workflow.Context) bool {
 	return workflow.AllHandlersFinished(ctx) && w.starting == 0 && len(w.toStart) == 0 && len(w.signalling) == 0 && !w.writing &&
-		len(w.t.Unwritten) <= carryPlaces
+		len(w.t.Unwritten) <= carryPlaces && len(w.t.Unplaced) <= carryPlaces
 }
 
 // sectionsCloseWait is how long the tournament's end waits for news from its sections: a

@@ -475,7 +475,6 @@ func (s *TournamentState) stepLockstep() {
 		s.sendOut()
 	}
 	if sec.Go > s.Horizon && !h.Open && len(sec.Owed) == 0 && !s.MovesPending() {
-		s.stopAtBarrier()
 		s.plan()
 		s.Horizon = sec.Go
 		if r := h.Waiting; r != nil && (r.Skip || r.Round == 0) {
@@ -496,29 +495,28 @@ func (s *TournamentState) stepLockstep() {
 		h.On = true
 		s.openWaitingRound()
 	}
-	s.grantHorizon(0)
+	if sec.Reached < s.Horizon {
+		// Between two barriers: credit up to the horizon for every table but those whose
+		// arrivals are still to come. At a barrier none, until the horizon moves.
+		s.grantHorizon(0)
+	}
 	if sec.Go <= s.Horizon && h.Waiting == nil && !h.Open && !s.MovesPending() && s.atBarrier() {
+		if sec.Reached != s.Horizon {
+			s.stopAtBarrier()
+		}
 		sec.Reached = s.Horizon
 	}
 }
 
-// stopAtBarrier takes back the credit a table that could deal has beyond the hand it stopped at:
-// during hand-for-hand rounds a table deals one hand a round, whatever its credit, and once the
-// rounds end it would deal on at once, before a player the plan sends it has sat down. Each
-// table then deals on only with the new horizon (grantHorizon), its arrivals seated first.
+// stopAtBarrier takes back, as the section reaches a barrier, the credit a table has beyond the
+// hand it stopped at: a table short of players stops below the horizon, and one a hand-for-hand
+// round deals one hand whatever its credit; either would deal on at once when a player sits down
+// there (the tournament's arrivals, seated as they come, or the plan's, the rounds over), at a
+// moment the scheduling decides. Each deals on only with the next horizon (grantHorizon).
 func (s *TournamentState) stopAtBarrier() {
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		if t.Closed || t.Closing || !t.Started || t.Hand == 0 || t.Credit <= t.Hand {
-			continue
-		}
-		players := 0
-		for _, p := range t.Seats {
-			if p != "" {
-				players++
-			}
-		}
-		if players < 2 {
 			continue
 		}
 		t.Credit = t.Hand
@@ -551,7 +549,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, Owing: sec.owing(), Breaking: s.breaking(), MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
 		AddOnsPending: s.addOnsPending(),
-		Deal:          s.Tools.DealDone, Barrier: sec.Reached, Unplaced: s.Unplaced}
+		Deal:          s.Tools.DealDone, Barrier: sec.Reached, Unplaced: withoutKnockouts(s.Unplaced)}
 	if s.Pace >= PaceRebuys {
 		ev.RebuysPending = s.rebuysPending()
 	}
@@ -593,6 +591,20 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	sec.Sent = ev
 	sec.Sent.Busts, sec.Sent.Out, sec.Sent.Group, sec.Sent.ChipErrors, sec.Sent.Money, sec.Sent.Entered, sec.Sent.Deal, sec.Sent.HandOn, sec.Sent.Unplaced = nil, nil, nil, nil, SectionMoney{}, nil, nil, nil, nil
 	return ev, true
+}
+
+// withoutKnockouts are the eliminations for the tournament to place: who won a player's chips
+// stays in the section, which pays his bounty (bounties.go).
+func withoutKnockouts(busts []TableBusts) []TableBusts {
+	if len(busts) == 0 {
+		return nil
+	}
+	out := make([]TableBusts, len(busts))
+	for i, b := range busts {
+		b.Knockouts = nil
+		out[i] = b
+	}
+	return out
 }
 
 // owing is how many players the section still owes to other sections: the counts of its SendOut

@@ -75,6 +75,9 @@ func playSeededSections(t *testing.T, players, sectionTables int, seed, delivery
 		f.byHand = true
 	}
 	playToEnd(t, sim)
+	if sim.burst != "" {
+		t.Fatalf("delivery %d: %s", delivery, sim.burst)
+	}
 	places := append(sim.written, sim.top.Unwritten...)
 	hands := 0
 	for _, f := range sim.sections {

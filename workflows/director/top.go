@@ -252,8 +252,14 @@ func (t *TopState) SetPlan(plan int, starts []SectionStart) {
 func (t *TopState) barriers() bool { return t.Horizon > 0 }
 
 // window is how many hands past a barrier the next is: a batch, and nearer the hand-for-hand
-// rounds before the bubble as few hands as the tables could take players out in before them, one
-// each a hand (a tournament of one section's creditWindow). Past the bubble, a batch again.
+// rounds before the bubble as few hands as the tables would take the players left before the
+// rounds out in at one elimination a table every bustRate hands, four times the pace of a 10,000-
+// entry field on its way to the money (0.06 a table a hand at the start, 0.25 on average over the
+// whole tournament, the short tables of its end included); the rounds themselves start a table's
+// worth of players early (bubble.rounds). Past the bubble, a batch again. Every barrier costs each
+// table a report and an order, and the whole field waits for its slowest table at each: one hand
+// of window for each elimination a table could make in it (a tournament of one section's
+// creditWindow) made a 10,000-entry field stop every 5 to 7 hands from its start.
 func (t *TopState) window() int64 {
 	batch := int64(max(t.Spec.Batch, 1))
 	paid := len(t.Payouts.Prizes)
@@ -262,8 +268,11 @@ func (t *TopState) window() int64 {
 	}
 	tables := max(t.Tables(), 1)
 	toRounds := t.Left - (paid + max(t.Spec.HandForHandBefore, 1) + tables + 2)
-	return min(max(int64(toRounds/tables), 1), batch)
+	return min(max(int64(bustRate*toRounds/tables), 1), batch)
 }
+
+// bustRate is the hands window counts for one elimination a table: four.
+const bustRate = 4
 
 // Section is section n's record, or nil.
 func (t *TopState) Section(n int) *SectionRecord {

@@ -430,6 +430,10 @@ func (s *TournamentState) TableInput(id floor.TableID) TableState {
 		tr.Hand = max(tr.Hand, st.HandNumber)
 		tr.Credit = st.HandNumber + s.creditWindow()
 		switch {
+		case s.lockstep() && s.Section.Reached >= s.Horizon:
+			// At a barrier (a table opened for the tournament's arrivals): it deals only once the
+			// horizon moves, whenever its players come.
+			tr.Credit = max(st.HandNumber, 1)
 		case s.lockstep():
 			tr.Credit = s.Horizon // the tournament's, the same in every section
 		case s.barriers():
