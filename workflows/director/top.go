@@ -379,17 +379,7 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	}
 	for _, d := range dests {
 		trs := byDest[d]
-		dest := t.Section(d)
-		if dest == nil || dest.Phase != SectionOpen {
-			// The plan sends players only to open sections; one closed since takes none: the
-			// lowest open section does.
-			for _, o := range t.open() {
-				if o.Phase == SectionOpen {
-					d = o.Number
-					break
-				}
-			}
-		}
+		d = t.arrivalSection(d)
 		seq := t.order(d, SectionOrder{Arrivals: trs})
 		for _, tr := range trs {
 			tr.To, tr.Seq = d, seq
@@ -591,15 +581,7 @@ func (t *TopState) Step(now time.Time) {
 		return
 	}
 	h := &t.HandForHand
-	if h.Open && t.roundDone() {
-		if len(h.Group) > 0 {
-			t.place(h.Group)
-		}
-		if h.Grouped {
-			h.Rounds++
-		}
-		h.Open, h.Group, h.Participants = false, nil, nil
-	}
+	t.closeRound()
 	t.closePool()
 	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
 		t.placeHeld()
@@ -672,15 +654,7 @@ func (t *TopState) Step(now time.Time) {
 // due. No decision waits on the order the news comes in.
 func (t *TopState) stepBarriers(now time.Time) {
 	h := &t.HandForHand
-	if h.Open && t.roundDone() {
-		if len(h.Group) > 0 {
-			t.place(h.Group)
-		}
-		if h.Grouped {
-			h.Rounds++
-		}
-		h.Open, h.Group, h.Participants = false, nil, nil
-	}
+	t.closeRound()
 	if h.Open {
 		return
 	}
@@ -793,20 +767,44 @@ func (t *TopState) sendArrivals() {
 	slices.Sort(dests)
 	for _, d := range dests {
 		trs := byDest[d]
-		if dest := t.Section(d); dest == nil || dest.Phase != SectionOpen {
-			for _, o := range t.open() {
-				if o.Phase == SectionOpen {
-					d = o.Number // as apply's: the lowest open section takes them
-					break
-				}
-			}
-		}
+		d = t.arrivalSection(d)
 		seq := t.order(d, SectionOrder{Arrivals: trs})
 		for _, tr := range trs {
 			tr.To, tr.Seq = d, seq
 			t.InTransit = append(t.InTransit, tr)
 		}
 	}
+}
+
+// closeRound places the hand-for-hand round's eliminations, one group (R7), once every section
+// has dealt it.
+func (t *TopState) closeRound() {
+	h := &t.HandForHand
+	if !h.Open || !t.roundDone() {
+		return
+	}
+	if len(h.Group) > 0 {
+		t.place(h.Group)
+	}
+	if h.Grouped {
+		h.Rounds++
+	}
+	h.Open, h.Group, h.Participants = false, nil, nil
+}
+
+// arrivalSection is the section that takes players sent to section d: d, or the lowest open
+// section when d no longer is (the plan sends players only to open sections; one closed since
+// takes none).
+func (t *TopState) arrivalSection(d int) int {
+	if dest := t.Section(d); dest != nil && dest.Phase == SectionOpen {
+		return d
+	}
+	for _, o := range t.open() {
+		if o.Phase == SectionOpen {
+			return o.Number
+		}
+	}
+	return d
 }
 
 func (t *TopState) openRound(grouped, skip bool) {
