@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 // The real deadlines of the process tests: each is many times what the step takes here, so that
 // they hold on a machine five times slower that is busy with other builds.
 const (
-	startDeadline  = 3 * time.Minute  // for a process to start its tournament and say so
+	startDeadline  = 6 * time.Minute  // for a process to start its tournament and say so (progressWait, and more)
 	finishDeadline = 15 * time.Minute // for a 500-player tournament to finish
 )
 

@@ -195,13 +195,17 @@ func plural(n int, thing string) string {
 
 // progressSoon asks for the progress until the worker answers: just after a start it may be
 // replaying the tournament's history, and after a kill the tournament's query first waits for
-// the dead worker's sticky queue (localStickyTimeout). Two minutes hold on a machine five times
-// slower.
+// the dead worker's sticky queue (localStickyTimeout) before the server sends it to the task
+// queue. Each ask has progressTry, so that one lost on its way is asked again rather than
+// waited for to the end; progressWait in all, for a machine five times slower and busy (a
+// resume beside two test suites once had no answer in two minutes of one ask).
 func progressSoon(ctx context.Context, t tournament) (workflows.Progress, error) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, progressWait)
 	defer cancel()
 	for {
-		p, err := t.Progress(ctx)
+		tctx, tcancel := context.WithTimeout(ctx, progressTry)
+		p, err := t.Progress(tctx)
+		tcancel()
 		if err == nil {
 			return p, nil
 		}
@@ -212,6 +216,13 @@ func progressSoon(ctx context.Context, t tournament) (workflows.Progress, error)
 		}
 	}
 }
+
+// progressTry bounds one ask of progressSoon (more than localStickyTimeout, after which the server
+// sends a query to the task queue), progressWait all of them.
+const (
+	progressTry  = localStickyTimeout + 15*time.Second
+	progressWait = 4 * time.Minute
+)
 
 // levelString is the level as a person says it: level 7 (600/1200 ante 200), or a break.
 func levelString(p workflows.Progress) string {
