@@ -569,9 +569,18 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	ev.Closed = s.Finished && (s.allTablesClosed() || sec.Ended)
 	last := sec.Sent
 	news := len(ev.Busts) > 0 || len(ev.Out) > 0 || ev.RoundDone > last.RoundDone || len(ev.ChipErrors) > 0 || ev.Closed && !last.Closed ||
-		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil || len(ev.Unplaced) > 0
-	changed := ev.Barrier != last.Barrier || ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips ||
-		ev.Settled != last.Settled || ev.Last != last.Last || ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
+		!ev.Money.IsZero() || len(ev.Entered) > 0 || ev.Deal != nil || ev.HandOn != nil
+	changed := ev.Barrier != last.Barrier || ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending ||
+		ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
+	if !sec.Lockstep {
+		news = news || len(ev.Unplaced) > 0
+		changed = changed || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips || ev.Settled != last.Settled || ev.Last != last.Last
+	}
+	// In lockstep the tournament decides only once every section has reached the barrier: the
+	// eliminations and the counts go with the event that says so (or with one that has news),
+	// not one an elimination, which at 100,000 entries passed the server's 2,000 Updates in one
+	// of the tournament's runs before its first barrier (it cannot continue as new with the
+	// eliminations of thousands of tables unplaced).
 	if !news && !changed {
 		return SectionEvent{}, false
 	}

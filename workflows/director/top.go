@@ -125,10 +125,12 @@ type TopState struct {
 	Plan int `json:"plan,omitempty"`
 	// A seeded simulation from PlanBarriers keeps barriers across its sections (stepBarriers):
 	// Horizon is the hand every table of the field may deal up to, Decided the last horizon the
-	// tournament has decided at (placed, planned), Unplaced the eliminations the sections told
-	// since that, placed at the next barrier in the order of their hands, then tables.
+	// tournament has placed the eliminations at and Planned the last it has planned at, Unplaced
+	// the eliminations the sections told since, placed at the next barrier in the order of their
+	// hands, then tables.
 	Horizon  int64        `json:"horizon,omitempty"`
 	Decided  int64        `json:"decided,omitempty"`
+	Planned  int64        `json:"planned,omitempty"`
 	Unplaced []TableBusts `json:"unplaced,omitempty"`
 }
 
@@ -664,9 +666,6 @@ func (t *TopState) stepBarriers(now time.Time) {
 				return
 			}
 		}
-		if !t.plannable() {
-			return // the counts are not yet the sections' own for every order sent (a level's, say)
-		}
 		t.Decided = t.Horizon
 		t.placeUnplaced()
 		t.tick(now)
@@ -678,6 +677,15 @@ func (t *TopState) stepBarriers(now time.Time) {
 			t.Finish(now)
 			return
 		}
+	}
+	if t.Planned < t.Decided {
+		// The plan once the counts are the sections' own for every order sent (a level's, say);
+		// the places did not wait for it, so that a run due to continue as new, which sends no
+		// order until it has, carries no eliminations over (TopRun's quiet).
+		if !t.plannable() {
+			return
+		}
+		t.Planned = t.Decided
 		t.drainShort()
 		if t.plannable() {
 			t.planSections()
