@@ -88,3 +88,23 @@ func playSeededSections(t *testing.T, players, sectionTables int, seed, delivery
 	})
 	return places, hands
 }
+
+// TestProgressCountsUnplacedEliminations: between two barriers the players the sections told out
+// are out of the progress's count, though their places wait for the barrier (at 100,000 entries
+// the first barrier is minutes away).
+func TestProgressCountsUnplacedEliminations(t *testing.T) {
+	spec := simSpec(2000)
+	spec.Seed = 5
+	spec.SectionTables = 20
+	top, _, err := NewTopState("big", spec, 5, 0, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top.Unplaced = []TableBusts{
+		{Table: 3, BustGroup: BustGroup{Hand: 4, Eliminated: []floor.Elimination{{Player: "p0001"}}}},
+		{Table: 90, BustGroup: BustGroup{Hand: 2, Eliminated: []floor.Elimination{{Player: "p0002"}, {Player: "p0003"}}}},
+	}
+	if p := top.Progress(simStart); p.PlayersLeft != 1997 || top.Left != 2000 {
+		t.Fatalf("%d players left in the progress, %d in the count: want 1,997 and 2,000 (the places wait for the barrier)", p.PlayersLeft, top.Left)
+	}
+}

@@ -1203,6 +1203,9 @@ func (t *TopState) TakeEntry(key string) {
 func (t *TopState) Progress(now time.Time) Progress {
 	p := Progress{Name: t.Spec.Name, Entries: t.Entries.Field(), PlayersLeft: t.Left, Tables: t.Tables(), HandsPlayed: t.HandsPlayed(),
 		HandForHand: t.HandForHand.On, PrizePool: t.Payouts.Pool, Paid: len(t.Payouts.Prizes), Finished: t.Finished, Paused: t.Paused}
+	for _, g := range t.Unplaced {
+		p.PlayersLeft -= len(g.Eliminated) // out, their places given at the next barrier
+	}
 	at := now
 	if t.Finished {
 		at = t.Ended
