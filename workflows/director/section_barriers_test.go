@@ -108,3 +108,25 @@ func TestProgressCountsUnplacedEliminations(t *testing.T) {
 		t.Fatalf("%d players left in the progress, %d in the count: want 1,997 and 2,000 (the places wait for the barrier)", p.PlayersLeft, top.Left)
 	}
 }
+
+// TestBarriersUpToBarrierTables: a seeded simulation keeps barriers across its sections up to
+// BarrierTables tables, and plays as before them above (its transfers between sections at a
+// barrier held a 100,000-entry field still for minutes); an unseeded one never keeps them.
+func TestBarriersUpToBarrierTables(t *testing.T) {
+	for _, c := range []struct {
+		players int
+		seed    uint64
+		want    bool
+	}{{18000, 7, true}, {18001, 7, false}, {100000, 7, false}, {10000, 0, false}} {
+		spec := simSpec(c.players)
+		spec.Seed = c.seed
+		top, starts, err := NewTopState("big", spec, 7, 0, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if top.barriers() != c.want || (starts[0].Horizon > 0) != c.want {
+			t.Errorf("%d players on %d tables, seed %d: barriers %v (the sections' first horizon %d), want %v",
+				c.players, top.TablesOpened, c.seed, top.barriers(), starts[0].Horizon, c.want)
+		}
+	}
+}
