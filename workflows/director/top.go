@@ -594,12 +594,7 @@ func (t *TopState) Step(now time.Time) {
 	}
 	h := &t.HandForHand
 	t.closeRound()
-	t.closePool()
-	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
-		t.placeHeld()
-	}
-	if t.Left <= 1 {
-		t.Finish(now)
+	if t.settlePool(now) {
 		return
 	}
 	for _, r := range t.open() {
@@ -679,12 +674,7 @@ func (t *TopState) stepBarriers(now time.Time) {
 		t.Decided = t.Horizon
 		t.placeUnplaced()
 		t.tick(now)
-		t.closePool()
-		if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
-			t.placeHeld()
-		}
-		if t.Left <= 1 {
-			t.Finish(now)
+		if t.settlePool(now) {
 			return
 		}
 	}
@@ -792,6 +782,20 @@ func (t *TopState) sendArrivals() {
 			t.InTransit = append(t.InTransit, tr)
 		}
 	}
+}
+
+// settlePool closes the pool once it is final, places the groups held while the field was open,
+// and ends the tournament when one player is left (R5), which it reports.
+func (t *TopState) settlePool(now time.Time) (finished bool) {
+	t.closePool()
+	if len(t.Held) > 0 && (!t.fieldOpen() || t.Left <= 1) {
+		t.placeHeld()
+	}
+	if t.Left <= 1 {
+		t.Finish(now)
+		return true
+	}
+	return false
 }
 
 // closeRound places the hand-for-hand round's eliminations, one group (R7), once every section
