@@ -375,28 +375,11 @@ func (t *TopState) apply(r *SectionRecord, ev SectionEvent) {
 	}
 	// Players who left for another section: on their way until it has applied the order that
 	// carries them there.
-	byDest := map[int][]Transfer{}
-	var dests []int
-	for _, tr := range ev.Out {
-		if _, ok := byDest[tr.To]; !ok {
-			dests = append(dests, tr.To)
-		}
-		byDest[tr.To] = append(byDest[tr.To], tr)
-	}
-	slices.Sort(dests)
 	if t.barriers() {
 		// On their way, sent on at once with every other transfer of the barrier (sendArrivals).
 		t.InTransit = append(t.InTransit, ev.Out...)
-		dests = nil
-	}
-	for _, d := range dests {
-		trs := byDest[d]
-		d = t.arrivalSection(d)
-		seq := t.order(d, SectionOrder{Arrivals: trs})
-		for _, tr := range trs {
-			tr.To, tr.Seq = d, seq
-			t.InTransit = append(t.InTransit, tr)
-		}
+	} else {
+		t.sendOn(ev.Out)
 	}
 	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool {
 		return tr.To == r.Number && tr.Seq <= ev.Acked && (tr.Seq > 0 || !t.barriers())
@@ -749,8 +732,7 @@ func (t *TopState) placeUnplaced() {
 // once every section has sent out all it was told to: one order a section, the players in the
 // order of the sections they left, then their IDs, whatever order they left their tables in.
 func (t *TopState) sendArrivals() {
-	unsent := slices.ContainsFunc(t.InTransit, func(tr Transfer) bool { return tr.Seq == 0 })
-	if !unsent {
+	if !slices.ContainsFunc(t.InTransit, func(tr Transfer) bool { return tr.Seq == 0 }) {
 		return
 	}
 	for _, r := range t.open() {
@@ -758,19 +740,30 @@ func (t *TopState) sendArrivals() {
 			return
 		}
 	}
-	slices.SortStableFunc(t.InTransit, func(a, b Transfer) int {
+	var unsent []Transfer
+	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool {
+		if tr.Seq == 0 {
+			unsent = append(unsent, tr)
+		}
+		return tr.Seq == 0
+	})
+	slices.SortStableFunc(unsent, func(a, b Transfer) int {
 		return cmp.Or(cmp.Compare(a.From, b.From), strings.Compare(a.Player, b.Player))
 	})
+	t.sendOn(unsent)
+}
+
+// sendOn sends players who left their sections on to the sections they go to: one order a
+// section, in the order of the sections' numbers, each with its players in the order given. They
+// are on their way until it has applied the order.
+func (t *TopState) sendOn(transfers []Transfer) {
 	byDest := map[int][]Transfer{}
-	for _, tr := range t.InTransit {
-		if tr.Seq == 0 {
-			byDest[tr.To] = append(byDest[tr.To], tr)
+	var dests []int
+	for _, tr := range transfers {
+		if _, ok := byDest[tr.To]; !ok {
+			dests = append(dests, tr.To)
 		}
-	}
-	t.InTransit = slices.DeleteFunc(t.InTransit, func(tr Transfer) bool { return tr.Seq == 0 })
-	dests := make([]int, 0, len(byDest))
-	for d := range byDest {
-		dests = append(dests, d)
+		byDest[tr.To] = append(byDest[tr.To], tr)
 	}
 	slices.Sort(dests)
 	for _, d := range dests {
