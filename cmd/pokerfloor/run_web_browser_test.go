@@ -153,14 +153,18 @@ func TestBrowserLobby(t *testing.T) {
 	}
 	const readSpectator = `(() => { const el = (id) => document.getElementById(id);
 		return (el("status")?.textContent ?? "") + " | " + (el("table-name")?.textContent ?? ""); })()`
+	last := "" // what the page showed when last read, for the failure's message
 	for {
 		seen, err := chromedp.Run(spec, chromedp.Evaluate[string](readSpectator))
 		if err == nil && regexp.MustCompile(`^spectator \| table \S+ · hand \d+$`).MatchString(seen) {
 			t.Logf("the spectator's page shows %q", seen)
 			break
 		}
+		if err == nil {
+			last = seen
+		}
 		if ctx.Err() != nil {
-			t.Fatalf("the spectator's page at %s shows no table (%q, %v)", watch, seen, err)
+			t.Fatalf("the spectator's page at %s shows no table (last read %q; %v)", watch, last, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
