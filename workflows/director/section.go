@@ -290,8 +290,7 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 	case o.HandForHand != nil:
 		r := *o.HandForHand
 		if r.Round == 0 {
-			h.On, h.Open, h.Group, h.Participants, h.Waiting = false, false, nil, nil, nil
-			s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
+			s.endRounds()
 			return
 		}
 		h.On = true
@@ -299,8 +298,7 @@ func (s *TournamentState) applySectionOrder(o SectionOrder) {
 			h.Waiting = &r // opened once the section's own moves are made (openWaitingRound)
 			return
 		}
-		h.Round = r.Round - 1 // openRound counts it
-		s.openRound(r.Grouped, r.Skip)
+		s.startRound(r)
 	case o.Approach != nil:
 		h.Approach = *o.Approach
 	case o.Near != nil:
@@ -324,8 +322,21 @@ func (s *TournamentState) openWaitingRound() {
 	}
 	r := *h.Waiting
 	h.Waiting = nil
-	h.Round = r.Round - 1 // openRound counts it
+	s.startRound(r)
+}
+
+// startRound opens the tournament's hand-for-hand round r at the section's tables (R7).
+func (s *TournamentState) startRound(r SectionRound) {
+	h := &s.HandForHand
+	h.On, h.Round = true, r.Round-1 // openRound counts it
 	s.openRound(r.Grouped, r.Skip)
+}
+
+// endRounds ends hand-for-hand at the section's tables: the tournament's round 0.
+func (s *TournamentState) endRounds() {
+	h := &s.HandForHand
+	h.On, h.Open, h.Group, h.Participants, h.Waiting = false, false, nil, nil, nil
+	s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
 }
 
 // orElse is a, or b when a is empty.
@@ -483,16 +494,13 @@ func (s *TournamentState) stepLockstep() {
 			// credit, so that no table deals on before it has them, moves or not.
 			h.Waiting = nil
 			if r.Round == 0 {
-				h.On, h.Open, h.Group, h.Participants = false, false, nil, nil
-				s.broadcast(Order{HandForHand: &HandForHandOrder{Round: 0}})
+				s.endRounds()
 			} else {
-				h.On, h.Round = true, r.Round-1
-				s.openRound(r.Grouped, true)
+				s.startRound(*r)
 			}
 		}
 	}
-	if sec.Go <= s.Horizon && h.Waiting != nil && !h.Open && !s.MovesPending() {
-		h.On = true
+	if sec.Go <= s.Horizon {
 		s.openWaitingRound()
 	}
 	if sec.Reached < s.Horizon {

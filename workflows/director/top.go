@@ -592,28 +592,7 @@ func (t *TopState) Step(now time.Time) {
 	if !h.Open && t.plannable() {
 		t.planSections()
 	}
-	tables := t.Tables()
-	margin := tables
-	if t.Plan >= PlanBeside && tables > 1 && len(t.open()) == 1 {
-		// The bubble's margins (the approach, the rounds) count the tables in play, and the
-		// tournament hears of the busts a section's event late while the section grants its
-		// tables their hands. Planned beside the sections' moves the field merges into one
-		// section sooner, and with the whole field in it the margins count twice its tables: at
-		// its tables alone that section's order of the approach came late and its tables busted
-		// the field from 202 over the bubble (1,000 entries, TestSectionsSmallField seed 43).
-		// Twice the tables of a large field would put it in the approach from its start (one
-		// hand a grant: a 10,000-entry run dealt a fifth of the hands).
-		margin = 2 * tables
-	}
-	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), margin, tables == 1 && t.settled())
-	if approach := bubble.approach(h.Approach); approach != h.Approach {
-		h.Approach = approach
-		t.broadcast(SectionOrder{Approach: &approach})
-	}
-	if near := bubble.near(h.Approach, h.Near); t.Plan >= PlanNear && near != h.Near {
-		h.Near = near
-		t.broadcast(SectionOrder{Near: &near})
-	}
+	bubble := t.approachBubble(func(tables int) bool { return tables == 1 && t.settled() })
 	if h.Open {
 		return
 	}
@@ -628,6 +607,36 @@ func (t *TopState) Step(now time.Time) {
 		h.On = false
 		t.broadcast(SectionOrder{HandForHand: &SectionRound{Round: 0}})
 	}
+}
+
+// approachBubble is where the whole field stands against the money (alone says, of the tables
+// in play, whether one table is left by itself), and tells the sections when the approach and
+// its last stretch begin or end.
+func (t *TopState) approachBubble(alone func(tables int) bool) bubble {
+	h := &t.HandForHand
+	tables := t.Tables()
+	margin := tables
+	if t.Plan >= PlanBeside && tables > 1 && len(t.open()) == 1 {
+		// The bubble's margins (the approach, the rounds) count the tables in play, and the
+		// tournament hears of the busts a section's event late while the section grants its
+		// tables their hands. Planned beside the sections' moves the field merges into one
+		// section sooner, and with the whole field in it the margins count twice its tables: at
+		// its tables alone that section's order of the approach came late and its tables busted
+		// the field from 202 over the bubble (1,000 entries, TestSectionsSmallField seed 43).
+		// Twice the tables of a large field would put it in the approach from its start (one
+		// hand a grant: a 10,000-entry run dealt a fifth of the hands).
+		margin = 2 * tables
+	}
+	b := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), margin, alone(tables))
+	if approach := b.approach(h.Approach); approach != h.Approach {
+		h.Approach = approach
+		t.broadcast(SectionOrder{Approach: &approach})
+	}
+	if near := b.near(h.Approach, h.Near); t.Plan >= PlanNear && near != h.Near {
+		h.Near = near
+		t.broadcast(SectionOrder{Near: &near})
+	}
+	return b
 }
 
 // stepBarriers is Step in a seeded simulation from PlanBarriers, which must play the same whatever
@@ -684,20 +693,7 @@ func (t *TopState) stepBarriers(now time.Time) {
 			r.Orders.Send(SectionOrder{Close: true})
 		}
 	}
-	tables := t.Tables()
-	margin := tables
-	if tables > 1 && len(t.open()) == 1 {
-		margin = 2 * tables // as Step's
-	}
-	bubble := t.Spec.bubble(t.Left, len(t.Payouts.Prizes), margin, tables == 1)
-	if approach := bubble.approach(h.Approach); approach != h.Approach {
-		h.Approach = approach
-		t.broadcast(SectionOrder{Approach: &approach})
-	}
-	if near := bubble.near(h.Approach, h.Near); near != h.Near {
-		h.Near = near
-		t.broadcast(SectionOrder{Near: &near})
-	}
+	bubble := t.approachBubble(func(tables int) bool { return tables == 1 })
 	lockstep, grouped := bubble.rounds(h.On)
 	if !lockstep && h.On {
 		h.On = false
