@@ -557,7 +557,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 		Settled: !s.MovesPending() && len(sec.Owed) == 0, Owing: sec.owing(), Breaking: s.breaking(), MedianHands: s.medianHands(), HandsPlayed: s.HandsPlayed(),
 		Busts: s.Busts, Out: sec.Out, RoundDone: sec.RoundDone, Group: sec.Group, Money: s.money().minus(sec.Reported), Entered: sec.Entered, Withdrawing: s.withdrawing(),
 		AddOnsPending: s.addOnsPending(),
-		Deal:          s.Tools.DealDone, Barrier: sec.Reached, Unplaced: withoutKnockouts(s.Unplaced)}
+		Deal:          s.Tools.DealDone, Barrier: sec.Reached}
 	if s.Pace >= PaceRebuys {
 		ev.RebuysPending = s.rebuysPending()
 	}
@@ -581,7 +581,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 	changed := ev.Barrier != last.Barrier || ev.Acked != last.Acked || ev.Withdrawing != last.Withdrawing || ev.AddOnsPending != last.AddOnsPending || ev.RebuysPending != last.RebuysPending ||
 		ev.MedianHands >= last.MedianHands+int64(max(s.Spec.Batch, 1))
 	if !sec.Lockstep {
-		news = news || len(ev.Unplaced) > 0
+		news = news || len(s.Unplaced) > 0
 		changed = changed || ev.Players != last.Players || ev.Tables != last.Tables || ev.Chips != last.Chips || ev.Settled != last.Settled || ev.Last != last.Last
 	}
 	// In lockstep the tournament decides only once every section has reached the barrier: the
@@ -599,6 +599,7 @@ func (s *TournamentState) SectionReport() (SectionEvent, bool) {
 			return SectionEvent{}, false
 		}
 	}
+	ev.Unplaced = withoutKnockouts(s.Unplaced) // copied only for an event that goes
 	s.Busts, sec.Out, sec.Group, sec.Entered, s.Tools.DealDone, s.Unplaced = nil, nil, nil, nil, nil, nil
 	if ev.HandOn != nil {
 		s.Tools.Busted, s.Tools.Elsewhere = nil, nil // the tournament's to hand on
