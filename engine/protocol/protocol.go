@@ -286,8 +286,11 @@ type Move struct {
 	Reason     string `json:"reason"` // "balance" (R3) or "break" (R4)
 }
 
-// Closing says the table stops: after the hand in progress (Drain true), or now.
+// Closing says the table stops: after the hand in progress (Drain true), or now. Final says it has
+// closed for good (broken, or the tournament over) rather than stopping a process that comes back:
+// a spectator has nothing to join again; a player still joins it once to learn where he was moved.
 type Closing struct {
 	Drain  bool   `json:"drain"`
+	Final  bool   `json:"final,omitempty"`
 	Reason string `json:"reason"`
 }

@@ -2,6 +2,7 @@ package tableserver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,4 +170,51 @@ func TestBrowserPlayerRaisesWithSliderAndSpectatorSeesNoHoleCard(t *testing.T) {
 		t.Logf("spectator: %q, player: %q", specShown.Value, shown)
 		t.Fatal("the spectator saw no showdown")
 	}
+}
+
+// A spectator's page of a table that closes for good (its last hand played) says the table is
+// closed and stops: it does not try to join a table that will not come back.
+func TestBrowserSpectatorSeesTheTableClose(t *testing.T) {
+	path := chromium(t)
+	tt := startTable(t, tableOpts{players: 2, stack: 100}) // a big blind each: all in within a few hands
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Flag("headless", true))...)
+	defer cancelAlloc()
+	page, cancelPage := chromedp.NewContext(alloc)
+	defer cancelPage()
+	if err := chromedp.Do(page, chromedp.Navigate(tt.http.URL+"/?token="+tt.token(""))); err != nil {
+		t.Fatal(err)
+	}
+	status := func() string {
+		s, err := chromedp.Run(page, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+		if err != nil {
+			return fmt.Sprintf("(unread: %v)", err)
+		}
+		return s
+	}
+	for s := status(); s != "spectator"; s = status() {
+		if ctx.Err() != nil {
+			t.Fatalf("the spectator's page never joined: %q", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tt.bots(tt.ids, nil) // the players come: the table plays until one has every chip, and closes
+	if err := tt.wait(); err != nil {
+		t.Fatal(err)
+	}
+	// Closed, and it stays so: no reconnecting.
+	want := "table closed: the table is closed"
+	for s := status(); s != want; s = status() {
+		if ctx.Err() != nil {
+			t.Fatalf("the spectator's page after the table closed shows %q, want %q", s, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // a page that reconnects would have tried by now (its first try is at 0.5 s)
+	if s := status(); s != want {
+		t.Fatalf("a second after the close the spectator's page shows %q, want %q", s, want)
+	}
+	tt.checkChips(100)
 }

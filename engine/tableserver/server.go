@@ -185,6 +185,7 @@ func (s *Server) Run(ctx context.Context) error {
 	s.mu.Unlock()
 	close(s.ended)
 	cancel()
+	final := err == nil && !draining // the reporter closed the table: broken, or the tournament over
 	if draining && errors.Is(err, context.Canceled) {
 		err = nil // a drain that found the table waiting between hands
 	}
@@ -192,7 +193,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		reason = "the table stopped: " + err.Error()
 	}
-	s.closeAll(reason)
+	s.closeAll(reason, final)
 	return err
 }
 
@@ -496,11 +497,11 @@ func (s *Server) broadcastLocked(frame []byte) {
 	}
 }
 
-// closeAll closes every connection with reason.
-func (s *Server) closeAll(reason string) {
+// closeAll closes every connection with reason; final when the table has closed for good.
+func (s *Server) closeAll(reason string, final bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	msg := protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Reason: reason})
+	msg := protocol.MustEncode(protocol.TypeClosing, protocol.Closing{Final: final, Reason: reason})
 	for _, p := range s.players {
 		if p.conn != nil {
 			p.conn.send(msg)

@@ -449,8 +449,8 @@ func TestEndpoints(t *testing.T) {
 	}
 	var cl protocol.Closing
 	me.next(protocol.TypeClosing, &cl, nil)
-	if !cl.Drain {
-		t.Fatalf("closing %+v", cl)
+	if !cl.Drain || cl.Final {
+		t.Fatalf("closing %+v, want a drain, not final", cl)
 	}
 	// The hand finishes (he folds), then the table stops.
 	var v protocol.TableView
@@ -465,5 +465,32 @@ func TestEndpoints(t *testing.T) {
 	}
 	if _, err := me.closed(); websocket.CloseStatus(err) != websocket.StatusGoingAway && !errors.Is(err, io.EOF) {
 		t.Fatalf("the player's connection after the drain: %v", err)
+	}
+}
+
+// A table closed for good (its last player but one out) tells its spectators so with the closing
+// (final: nothing to join again), where a drain's closing is not final (its process comes back).
+func TestClosingForGoodIsFinal(t *testing.T) {
+	tt := startTable(t, tableOpts{players: 2, stack: 100}) // a big blind each: all in within a few hands
+	spec := tt.dial(tt.token(""))
+	var w protocol.Welcome
+	spec.next(protocol.TypeWelcome, &w, nil)
+	tt.bots(tt.ids, nil)
+	var cl protocol.Closing
+	spec.next(protocol.TypeClosing, &cl, nil)
+	if !cl.Final || cl.Drain || cl.Reason != "the table is closed" {
+		t.Fatalf("the closing of a table closed for good: %+v, want final", cl)
+	}
+	if err := tt.wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spec.closed(); websocket.CloseStatus(err) != websocket.StatusGoingAway && !errors.Is(err, io.EOF) {
+		t.Fatalf("the spectator's connection after the close: %v", err)
+	}
+	tt.checkChips(100)
+	// Joining it now is refused, for good: the table is closed.
+	again := tt.dial(tt.token(""))
+	if errs, _ := again.closed(); len(errs) != 1 || !errs[0].Fatal || errs[0].Message != "the table is closed" {
+		t.Fatalf("a spectator joining the closed table: %+v", errs)
 	}
 }

@@ -204,12 +204,17 @@ function onMessage(ev) {
       toast(`You are moved to table ${d.table}: following…`);
       location.href = d.url.replace(/^ws/, "http").replace(/ws$/, "") + `?token=${encodeURIComponent(d.token)}`;
       break;
-    case "closing": toast(d.reason); break;
+    case "closing":
+      toast(d.reason);
+      // A table closed for good leaves a spectator nothing to join again (a player joins once more:
+      // the table tells him where he was moved).
+      if (d.final && me && me.role !== "player") ended = d.reason;
+      break;
   }
 }
 
 // The socket is beside the page (…/table/7/ws for the page …/table/7/), unless ?ws= names it.
-let moved = false, refused = false, retry = 500;
+let moved = false, refused = false, ended = "", retry = 500;
 
 function connect() {
   const url = params.get("ws") || new URL("ws", location.href).href.replace(/^http/, "ws");
@@ -219,6 +224,7 @@ function connect() {
   ws.onclose = (e) => {
     $("status").textContent = `disconnected${e.reason ? ": " + e.reason : ""}`;
     document.body.dataset.phase = "closed";
+    if (ended) { $("status").textContent = `table closed: ${ended}`; return; }
     // A table that went away (restarting, closed while its players are moved, or drawing a new
     // seat: 1013) is joined again; a refused join (a bad token, no seat) is final.
     if (moved || refused || e.code === 1000) return;
