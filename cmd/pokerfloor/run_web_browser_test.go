@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,30 +143,58 @@ func TestBrowserLobby(t *testing.T) {
 	}
 	shot("lobby-tv.png", chromedp.CaptureScreenshot())
 
-	// A table's Watch link opens its spectator page, which connects and shows the table.
-	watch := waitFor("a Watch link", func(st lobbyState) bool { return st.Watch != "" }).Watch
-	if !regexp.MustCompile(`^/table/\d+/\?token=\S+$`).MatchString(watch) {
-		t.Fatalf("the Watch link is %q", watch)
+	// A table's Watch link opens its spectator page, which connects and shows the table. The
+	// table may break (its players moved to others) between the lobby's link and the page's
+	// connection, the more so on a busy machine: its page then says it is disconnected, and the
+	// spectator goes back to the lobby for a table still open, as a person would.
+	watched := []string{} // each table tried and what its page last showed, for the failure's message
+	for try := 1; ; try++ {
+		watch := waitFor("a Watch link", func(st lobbyState) bool { return st.Watch != "" }).Watch
+		if !regexp.MustCompile(`^/table/\d+/\?token=\S+$`).MatchString(watch) {
+			t.Fatalf("the Watch link is %q", watch)
+		}
+		seen, closed := watchSpectator(ctx, t, page, lobbyURL+watch[1:])
+		if !closed {
+			t.Logf("the spectator's page shows %q", seen)
+			return
+		}
+		watched = append(watched, fmt.Sprintf("%s: %q", watch[:strings.Index(watch, "?")], seen))
+		if try == 5 || ctx.Err() != nil {
+			t.Fatalf("no spectator's page showed its table: %s", strings.Join(watched, "; "))
+		}
+		t.Logf("the table at %s closed before its page showed it (%q): back to the lobby", watch[:strings.Index(watch, "?")], seen)
 	}
+}
+
+// watchSpectator opens a spectator's page at url in a new tab of page and reads it until it shows
+// its table (returning what it shows) or says the table is gone (closed: disconnected for good,
+// or a page that is not the table's), or ctx ends.
+func watchSpectator(ctx context.Context, t *testing.T, page context.Context, url string) (seen string, closed bool) {
+	t.Helper()
 	spec, cancelSpec := chromedp.NewContext(page)
 	defer cancelSpec()
-	if err := chromedp.Do(spec, chromedp.Navigate(lobbyURL+watch[1:])); err != nil {
+	if err := chromedp.Do(spec, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	const readSpectator = `(() => { const el = (id) => document.getElementById(id);
-		return (el("status")?.textContent ?? "") + " | " + (el("table-name")?.textContent ?? ""); })()`
-	last := "" // what the page showed when last read, for the failure's message
+		if (!el("status")) return "no table page: " + document.body.innerText.slice(0, 200);
+		return el("status").textContent + " | " + (el("table-name")?.textContent ?? "") +
+			(document.body.dataset.phase === "closed" ? " | closed" : ""); })()`
+	shows := regexp.MustCompile(`^spectator \| table \S+ · hand \d+$`)
 	for {
-		seen, err := chromedp.Run(spec, chromedp.Evaluate[string](readSpectator))
-		if err == nil && regexp.MustCompile(`^spectator \| table \S+ · hand \d+$`).MatchString(seen) {
-			t.Logf("the spectator's page shows %q", seen)
-			break
-		}
+		s, err := chromedp.Run(spec, chromedp.Evaluate[string](readSpectator))
 		if err == nil {
-			last = seen
+			seen = s
+			if shows.MatchString(s) {
+				return s, false
+			}
+			// Gone for good: a page that is not a table's, or a socket closed and not tried again.
+			if strings.HasPrefix(s, "no table page") || (strings.HasSuffix(s, " | closed") && !strings.Contains(s, "reconnecting")) {
+				return s, true
+			}
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("the spectator's page at %s shows no table (last read %q; %v)", watch, last, err)
+			t.Fatalf("the spectator's page at %s shows no table (last read %q; %v)", url, seen, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
