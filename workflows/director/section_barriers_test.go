@@ -110,23 +110,80 @@ func TestProgressCountsUnplacedEliminations(t *testing.T) {
 }
 
 // TestBarriersUpToBarrierTables: a seeded simulation keeps barriers across its sections up to
-// BarrierTables tables, and plays as before them above (its transfers between sections at a
-// barrier held a 100,000-entry field still for minutes); an unseeded one never keeps them.
+// BarrierTables tables, and plays as before them above (a barrier held a 100,000-entry field still
+// for minutes); an unseeded one never keeps them.
 func TestBarriersUpToBarrierTables(t *testing.T) {
 	for _, c := range []struct {
-		players int
-		seed    uint64
-		want    bool
-	}{{18000, 7, true}, {18001, 7, false}, {100000, 7, false}, {10000, 0, false}} {
+		players, plan int
+		seed          uint64
+		want          bool
+	}{{18000, PlanBarriers, 7, true}, {18001, PlanBarriers, 7, false}, {18000, PlanLatest, 7, true},
+		{18001, PlanLatest, 7, false}, {100000, PlanLatest, 7, false}, {10000, PlanLatest, 0, false}} {
 		spec := simSpec(c.players)
 		spec.Seed = c.seed
 		top, starts, err := NewTopState("big", spec, 7, 0, simStart)
 		if err != nil {
 			t.Fatal(err)
 		}
+		top.SetPlan(c.plan, starts)
 		if top.barriers() != c.want || (starts[0].Horizon > 0) != c.want {
-			t.Errorf("%d players on %d tables, seed %d: barriers %v (the sections' first horizon %d), want %v",
-				c.players, top.TablesOpened, c.seed, top.barriers(), starts[0].Horizon, c.want)
+			t.Errorf("%d players on %d tables, seed %d, plan %d: barriers %v (the sections' first horizon %d), want %v",
+				c.players, top.TablesOpened, c.seed, c.plan, top.barriers(), starts[0].Horizon, c.want)
 		}
+	}
+}
+
+// TestBarrierPlanCountsTheTablesSectionsKeep: at a barrier no section has broken a table since the
+// last, so the tournament's plan counts each section's tables as those it keeps once it has broken
+// its own (enough for its players, R4 inside it), not the tables it stopped at. Counted at those,
+// a field that lost 38 % in a window looks that empty in every section, and the plan closed whole
+// sections and moved their players: at 100,000 entries 20,940 of 61,416, the field stopped for
+// minutes on them. From PlanBarrierCounts the plan takes off only the tables the field holds beyond
+// its players' need (about one a section, from the sections with the fewest: a few merge).
+func TestBarrierPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
+	moved := func(plan int) (players, closing int) {
+		spec := simSpec(18000)
+		spec.Seed = 7
+		spec.SectionTables = 20
+		top, starts, err := NewTopState("big", spec, 7, 0, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top.SetPlan(plan, starts)
+		if !top.barriers() {
+			t.Fatalf("plan %d: no barriers", plan)
+		}
+		// Every section at the barrier on its 20 tables with 110 to 114 players, 66 to 70 out since
+		// the start (the field down to 11,200).
+		for i := range top.Sections {
+			r := &top.Sections[i]
+			r.Last = SectionEvent{Section: r.Number, Players: 20*9 - 66 - i%5, Tables: 20, Settled: true, Barrier: top.Horizon}
+			for r.Orders.Pending() {
+				msgs := r.Orders.Take()
+				r.Orders.Ack(msgs[len(msgs)-1].Seq)
+			}
+		}
+		top.planSections()
+		for i := range top.Sections {
+			r := &top.Sections[i]
+			for _, m := range r.Orders.Take() {
+				if o := m.Msg.SendOut; o != nil {
+					players += o.Players
+				}
+			}
+			if r.Phase == SectionDraining {
+				closing++
+			}
+		}
+		return players, closing
+	}
+	players, closing := moved(PlanLatest)
+	if field := 11200; players > field/20 || closing > 5 {
+		t.Errorf("the plan at a barrier moved %d players of %d between the 100 sections and closed %d: want at most 5 %% of the field, 5 sections", players, field, closing)
+	}
+	before, closedBefore := moved(PlanBarriers)
+	t.Logf("moved %d players, closed %d sections (PlanBarriers: %d, %d)", players, closing, before, closedBefore)
+	if before <= 4*players {
+		t.Errorf("PlanBarriers moved %d players, not four times the %d now: the test proves nothing", before, players)
 	}
 }

@@ -148,7 +148,10 @@ type TopState struct {
 // (the workflow's sectionsCloseWait): both waited closeWait, and a section whose table never
 // answered told its close just after its tournament had stopped listening; PlanBarriers the one
 // from which a seeded simulation keeps barriers across its sections (stepBarriers), so that it
-// plays the same whatever the scheduling of its tables, as a tournament of one section does.
+// plays the same whatever the scheduling of its tables, as a tournament of one section does;
+// PlanBarrierCounts the one from which its plan at a barrier counts each section's tables as those
+// it keeps once it has balanced and broken its own (R4 inside it: enough for its players), not the
+// tables it stopped at.
 // PlanLatest is the Plan of a run started now.
 const (
 	PlanBeside           = 1
@@ -157,7 +160,8 @@ const (
 	PlanSignalCap        = 4
 	PlanOutwaitsSections = 5
 	PlanBarriers         = 6
-	PlanLatest           = PlanBarriers
+	PlanBarrierCounts    = 7
+	PlanLatest           = PlanBarrierCounts
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -251,13 +255,18 @@ func (t *TopState) SetPlan(plan int, starts []SectionStart) {
 }
 
 // BarrierTables is the most tables a seeded simulation of sections keeps barriers across its
-// sections with (18,000 entries at tables of 9). At 10,000 entries (1,112 tables) they cost no
-// time (4:00 for the run, 4:06 without); at 100,000 (11,112 tables) the first barrier, 20 hands
-// in, came after 10 minutes (the last tables hosted at 3:30), and the field, from 100,000 down to
-// 61,416 on the same 11,112 tables, then waited on the plan's transfers between its sections,
-// 20,940 of them still leaving their tables after 5 minutes, every table stopped: where the
-// sections' merging ran beside play before, the whole field waits for it at a barrier. Between
-// the two, not measured. A larger field plays as before PlanBarriers: the same seed, other runs.
+// sections with (18,000 entries at tables of 9). A larger field plays as before PlanBarriers: the
+// same seed, other runs. At 100,000 entries (11,112 tables), measured twice:
+//   - At PlanBarriers the first barrier, 20 hands in, came after 10 minutes, and the field, from
+//     100,000 down to 61,416 on the same 11,112 tables, then waited on the plan's transfers
+//     between its sections, 20,940 of them still leaving their tables after 5 minutes: the plan
+//     counted each section's tables as those it stopped at, so it closed whole sections.
+//   - At PlanBarrierCounts the same barrier (8:41) planned 491 transfers and moved the horizon on
+//     4.5 minutes later; 3 minutes after that no table had dealt again: every section was still
+//     making the moves of its 20-hand window's breaks (4,000 tables break at once where they
+//     break one by one without barriers), with 100 orders and more unacknowledged in a section,
+//     while the 11,112 stopped tables each waited in a report of DefaultTableMaxWait (20 s):
+//     555 Updates a second, a timer each, which the embedded server was busy with.
 const BarrierTables = 2000
 
 // barriers says the tournament keeps barriers across its sections (stepBarriers).
@@ -848,7 +857,15 @@ func (t *TopState) planSections() {
 			continue
 		}
 		c := floor.SectionCount{ID: r.Number, Players: r.Last.Players, Tables: r.Last.Tables}
-		if t.Plan >= PlanBeside {
+		switch {
+		case t.Plan >= PlanBarrierCounts && t.barriers():
+			// At a barrier no section has broken a table since the last (its own plan comes with
+			// the next horizon): counted at the tables it stopped at, every section would look
+			// as empty as the field has become, and the plan would close whole sections and move
+			// their players (at 18,000 entries, 14 % of the field at the first barrier) where
+			// each section breaks its own tables down to what its players fill.
+			c.Tables = (r.Last.Players + t.Spec.TableSize - 1) / t.Spec.TableSize
+		case t.Plan >= PlanBeside:
 			// The tables it keeps: those it is breaking take no arrival (their players are on their
 			// way to its other tables), and a plan counting them would send players it must open
 			// new tables for.
