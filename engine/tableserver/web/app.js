@@ -208,13 +208,13 @@ function onMessage(ev) {
       toast(d.reason);
       // A table closed for good leaves a spectator nothing to join again (a player joins once more:
       // the table tells him where he was moved).
-      if (d.final && me && me.role !== "player") ended = d.reason;
+      if (d.final && me && me.role !== "player") ended = true;
       break;
   }
 }
 
 // The socket is beside the page (…/table/7/ws for the page …/table/7/), unless ?ws= names it.
-let moved = false, refused = false, ended = "", retry = 500;
+let moved = false, refused = false, ended = false, retry = 500;
 
 function connect() {
   const url = params.get("ws") || new URL("ws", location.href).href.replace(/^http/, "ws");
@@ -224,7 +224,7 @@ function connect() {
   ws.onclose = (e) => {
     $("status").textContent = `disconnected${e.reason ? ": " + e.reason : ""}`;
     document.body.dataset.phase = "closed";
-    if (ended) { $("status").textContent = `table closed: ${ended}`; return; }
+    if (ended) { $("status").textContent = "table closed"; return; } // the reason was toasted
     // A table that went away (restarting, closed while its players are moved, or drawing a new
     // seat: 1013) is joined again; a refused join (a bad token, no seat) is final.
     if (moved || refused || e.code === 1000) return;
