@@ -864,12 +864,12 @@ func (t *TopState) planSections() {
 			// as empty as the field has become, and the plan would close whole sections and move
 			// their players (at 18,000 entries, 14 % of the field at the first barrier) where
 			// each section breaks its own tables down to what its players fill.
-			c.Tables = (r.Last.Players + t.Spec.TableSize - 1) / t.Spec.TableSize
+			c.Tables = floor.TableCount(r.Last.Players, t.Spec.TableSize)
 		case t.Plan >= PlanBeside:
 			// The tables it keeps: those it is breaking take no arrival (their players are on their
 			// way to its other tables), and a plan counting them would send players it must open
 			// new tables for.
-			c.Tables = max(r.Last.Tables-r.Last.Breaking, (r.Last.Players+t.Spec.TableSize-1)/t.Spec.TableSize)
+			c.Tables = max(r.Last.Tables-r.Last.Breaking, floor.TableCount(r.Last.Players, t.Spec.TableSize))
 		}
 		counts = append(counts, c)
 	}
