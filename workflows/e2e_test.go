@@ -473,8 +473,7 @@ func checkBestPlaces(t *testing.T, res TournamentResult, players, kept int, pool
 	if len(res.Places) != kept {
 		t.Fatalf("%d places, want %d of %d players", len(res.Places), kept, players)
 	}
-	players = kept
-	given := make([]int, players+1)
+	given := make([]int, kept+1)
 	var paid int64
 	for i, p := range res.Places {
 		paid += p.Prize
@@ -482,11 +481,11 @@ func checkBestPlaces(t *testing.T, res TournamentResult, players, kept int, pool
 		if i > 0 && p.Shared > 1 && res.Places[i-1].Place == p.Place {
 			continue // R7: the places a group shares are counted once
 		}
-		for k := p.Place; k < p.Place+n && k <= players; k++ {
+		for k := p.Place; k < p.Place+n && k <= kept; k++ {
 			given[k]++
 		}
 	}
-	for k := 1; k <= players; k++ {
+	for k := 1; k <= kept; k++ {
 		if given[k] != 1 {
 			t.Errorf("place %d given %d times", k, given[k])
 		}
