@@ -158,11 +158,12 @@ func TestBrowserLobby(t *testing.T) {
 			t.Logf("the spectator's page shows %q", seen)
 			return
 		}
-		watched = append(watched, fmt.Sprintf("%s: %q", watch[:strings.Index(watch, "?")], seen))
+		table, _, _ := strings.Cut(watch, "?") // the link without its token
+		watched = append(watched, fmt.Sprintf("%s: %q", table, seen))
 		if try == 5 || ctx.Err() != nil {
 			t.Fatalf("no spectator's page showed its table: %s", strings.Join(watched, "; "))
 		}
-		t.Logf("the table at %s closed before its page showed it (%q): back to the lobby", watch[:strings.Index(watch, "?")], seen)
+		t.Logf("the table at %s closed before its page showed it (%q): back to the lobby", table, seen)
 	}
 }
 
