@@ -158,6 +158,12 @@ func TestBrowserPlayerRaisesWithSliderAndSpectatorSeesNoHoleCard(t *testing.T) {
 	if !strings.Contains(shown, ":") || hand != "1" {
 		t.Fatalf("the showdown the player saw: %q", shown)
 	}
+	// The result, and a message the page pops up, cover no seat's cards or plate.
+	if covered, err := chromedp.Run(human, chromedp.Evaluate[map[string][]string](coveredSeats)); err != nil {
+		t.Fatal(err)
+	} else if len(covered["result"]) > 0 || len(covered["toast"]) > 0 {
+		t.Errorf("the result covers seats %v, a message seats %v (by their cards or plates)", covered["result"], covered["toast"])
+	}
 	// The spectator sees the same showdown.
 	if err := chromedp.Do(spectator, chromedp.WaitVisible(`body[data-showdowns]`)); err != nil {
 		t.Fatal(err)
@@ -218,3 +224,24 @@ func TestBrowserSpectatorSeesTheTableClose(t *testing.T) {
 	}
 	tt.checkChips(100)
 }
+
+// coveredSeats is a script that returns, for the result on the felt and for a message popped up
+// (the toast), the seats whose cards or plate it covers on the page: each is shown for the
+// measure with a long text (the next hand hides the result as soon as it starts) and put back.
+const coveredSeats = `(() => {
+	const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+	const covered = (id, text) => {
+		const el = document.getElementById(id);
+		const was = [el.hidden, el.textContent];
+		[el.hidden, el.textContent] = [false, text];
+		const box = el.getBoundingClientRect();
+		const seats = [...new Set([...document.querySelectorAll(".seat .cards, .seat .plate")]
+			.filter(e => hit(box, e.getBoundingClientRect())).map(e => e.closest(".seat").dataset.seat))];
+		[el.hidden, el.textContent] = was;
+		return seats;
+	};
+	return {
+		result: covered("result", "hand 12: p05 wins 24,000 with a flush, ace high; p02 shows Qs 2d; p04 shows 8d 7d; p06 mucks"),
+		toast: covered("toast", "You are moved to table 12: following… the action is for hand 11; hand 12 is in progress"),
+	};
+})()`
