@@ -42,6 +42,11 @@ type Options struct {
 	// the start of the next: the table deals at the clock's pace whatever the size of its batches.
 	// Zero deals each hand as soon as the last is done.
 	Pace time.Duration
+	// ReportAfter, in a simulation (batches of hands), is the most time a batch deals before it
+	// reports: the batch ends after the hand that reaches it, so that a table whose hands are slow
+	// (bots that think) hears a pause, a level or an order within about this long rather than
+	// after its whole batch. Zero: the batch's size alone bounds it.
+	ReportAfter time.Duration
 }
 
 // Retry is the backoff between attempts to report: Initial, doubling to Max. Attempts bounds the
@@ -319,6 +324,7 @@ func (r *Runner) positions(st *report.State) engine.Positions {
 // playBatch plays up to st.Batch hands, keeping their results for the next report.
 func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 	n := max(st.Batch, 1)
+	start := r.clock.Now()
 	for i := 0; i < n; i++ {
 		if err := r.levelFor(st); err != nil {
 			return fmt.Errorf("table %s: setting the level of hand %d: %w", r.id, r.tbl.HandNumber()+1, err)
@@ -341,6 +347,9 @@ func (r *Runner) playBatch(ctx context.Context, st *report.State) error {
 		last := &r.results[len(r.results)-1]
 		if !st.Go(last.HandNumber, len(last.Eliminated) > 0) {
 			return nil // the credit ends here: the floor hears this hand first
+		}
+		if r.opt.ReportAfter > 0 && r.clock.Now().Sub(start) >= r.opt.ReportAfter {
+			return nil // the rest of the batch after a report: the floor may have news
 		}
 	}
 	return nil

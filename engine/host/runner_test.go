@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -723,5 +724,56 @@ func TestRunnerPace(t *testing.T) {
 		if gap := paced[i].Sub(paced[i-1]); gap != time.Second {
 			t.Fatalf("hands %d and %d ended %v apart, want the pace, 1s", i, i+1, gap)
 		}
+	}
+}
+
+// reportSizes records how many hands each report carries.
+type reportSizes struct {
+	inner report.Reporter
+	sizes []int
+}
+
+func (r *reportSizes) Report(ctx context.Context, id string, res []report.HandResult) (report.State, error) {
+	r.sizes = append(r.sizes, len(res))
+	return r.inner.Report(ctx, id, res)
+}
+
+// A batch whose hands are slow ends once Options.ReportAfter has gone (a table of thinking bots
+// hears a pause within seconds, not after its twenty hands), and the hands are the same.
+func TestRunnerReportAfter(t *testing.T) {
+	play := func(after time.Duration) (sizes []int, winner string, hands int64) {
+		// One level throughout: LocalReporter moves its levels at reports, which would differ.
+		l := ledger{total: 6 * 1500}
+		c, err := host.NewLocalReporter(host.LocalConfig{TableID: "t1", Config: engine.Config{Seats: 9}, Levels: levels[:1],
+			Players: players(6), Stack: 1500, Button: 5, Batch: 20, Observe: l.observe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := &reportSizes{inner: c}
+		opt := options(3, host.NewFakeClock(epoch))
+		opt.Pace, opt.ReportAfter = time.Second, after
+		r := host.NewRunner("t1", rep, bot.Players(3, bot.KindRandom, bot.KindStrength), opt)
+		if err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		l.check(t)
+		winner, _ = c.Winner()
+		return rep.sizes, winner, r.Stats().Hands
+	}
+	whole, wholeWinner, wholeHands := play(0)
+	short, shortWinner, shortHands := play(3 * time.Second)
+	if shortWinner != wholeWinner || shortHands != wholeHands {
+		t.Fatalf("reporting after 3s: %s wins after %d hands; in whole batches %s after %d: the reports changed the play",
+			shortWinner, shortHands, wholeWinner, wholeHands)
+	}
+	if wholeHands < 30 {
+		t.Fatalf("%d hands: too few to see batches of 20", wholeHands)
+	}
+	if m := slices.Max(whole); m != 20 {
+		t.Errorf("without ReportAfter the largest report holds %d hands, want the batch, 20", m)
+	}
+	// One hand a second: the hand that starts 3 s after the batch's first is its last.
+	if m := slices.Max(short); m != 4 {
+		t.Errorf("reporting after 3s at a hand a second, the largest report holds %d hands, want 4 (%v)", m, short)
 	}
 }

@@ -62,6 +62,11 @@ type Config struct {
 	// Pace, in a simulation at a set speed, is the least time from one hand's start to the next's
 	// (host.Options.Pace); zero deals each hand when the last is done.
 	Pace time.Duration
+	// ReportAfter, in a simulation, is the most time the table deals a batch of hands before it
+	// reports them (host.Options.ReportAfter): bots that think make hands slow, and a table hears
+	// a pause or an order only when it reports. Zero: after the whole batch. A table process
+	// (pokerfloor table) takes DefaultReportAfter.
+	ReportAfter time.Duration
 	// Follow, if set, says where a player who has left this table sits now (moved by the
 	// tournament, R3 and R4): a player who joins here without a seat, also once the table has
 	// closed, is sent that Move instead of an error, and the client follows it. A Move with no URL
@@ -113,6 +118,11 @@ type Server struct {
 // lastResults is how many results a joining connection is sent (the client's last hands).
 const lastResults = 10
 
+// DefaultReportAfter is a table process's Config.ReportAfter: a simulation's table of thinking
+// bots stops within about this long of a pause rather than after its batch (twenty hands of
+// bots thinking 200 ms took half a minute and more), and still reports a few hands at once.
+const DefaultReportAfter = 5 * time.Second
+
 // New returns the server of one table.
 func New(cfg Config) (*Server, error) {
 	if cfg.Reporter == nil || cfg.Tokens == nil || cfg.TableID == "" || cfg.Tournament == "" {
@@ -161,7 +171,7 @@ func New(cfg Config) (*Server, error) {
 	// The runner's own turn limit is only a backstop: the server's action clock (think, bank,
 	// countdown, grace) ends every turn well before it.
 	s.runner = host.NewRunner(cfg.TableID, (*serverReporter)(s), engine.PlayersFunc(s.decider), host.Options{
-		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand, Pace: cfg.Pace})
+		Deck: s.deck, Logger: s.log, TurnTime: 24 * time.Hour, Observe: s.observe, OnHand: s.onHand, Pace: cfg.Pace, ReportAfter: cfg.ReportAfter})
 	return s, nil
 }
 
