@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +82,39 @@ func TestBrowserPlayerRaisesWithSliderAndSpectatorSeesNoHoleCard(t *testing.T) {
 	// His turn: the slider moves the raise up from the minimum, and he raises.
 	if err := chromedp.Do(human, chromedp.WaitEnabled(`#raise-btn`)); err != nil {
 		t.Fatal(err)
+	}
+	// On his turn the advance actions (A14) are greyed out; one ticked just as the turn came (the
+	// box enabled again for the click) is refused by the table, and the page says so as a quiet
+	// notice, not as an error, and unticks it.
+	advance, err := chromedp.Run(human, chromedp.Evaluate[[]bool](`[...document.querySelectorAll("#advance input")].map(b => b.disabled)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// And he is shown at his seat, not away (he joined after the deal).
+	if away, err := chromedp.Run(human, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".seat.away")].map(e => e.textContent)`)); err != nil {
+		t.Fatal(err)
+	} else if slices.ContainsFunc(away, func(s string) bool { return strings.Contains(s, "p01") }) {
+		t.Errorf("on his turn his own seat is shown away: %v", away)
+	}
+	if len(advance) == 0 || slices.Contains(advance, false) {
+		t.Errorf("on his turn the advance boxes are disabled: %v, want all true", advance)
+	}
+	if _, err := chromedp.Run(human, chromedp.Evaluate[bool](`(() => {
+		const b = document.querySelector("#advance input"); b.disabled = false; b.click(); b.disabled = true; return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(human, chromedp.WaitVisible(`#toast.notice`)); err != nil {
+		t.Fatal(err)
+	}
+	type noticeState struct {
+		Text    string `json:"text"`
+		Checked bool   `json:"checked"`
+	}
+	if n, err := chromedp.Run(human, chromedp.Evaluate[noticeState](`({text: document.getElementById("toast").textContent,
+		checked: [...document.querySelectorAll("#advance input")].some(b => b.checked)})`)); err != nil {
+		t.Fatal(err)
+	} else if !strings.Contains(n.Text, "act now") || n.Checked {
+		t.Errorf("an advance action ticked on his turn: the notice %q, a box still ticked: %v; want a notice to act now and no box ticked", n.Text, n.Checked)
 	}
 	minAttr, err := chromedp.Run(human, chromedp.AttributeValue(`#raise-slider`, "min"))
 	if err != nil {

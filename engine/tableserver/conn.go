@@ -369,6 +369,7 @@ func (s *Server) join(c *conn, j protocol.Join) *protocol.Error {
 		s.tokensUsed[claims.ID] = c
 		p.conn, p.away, p.came = c, false, true
 		p.signal()
+		s.presenceChangedLocked(c) // his own view below, after his welcome
 		if j.ClientSeed != "" {
 			if err := s.deck.SetClientSeed(p.id, j.ClientSeed); err != nil {
 				c.sendError(&protocol.Error{Code: protocol.CodeBadAction, Message: err.Error()})
@@ -406,6 +407,7 @@ func (s *Server) leave(c *conn) {
 	if p := c.player; p != nil && p.conn == c {
 		p.conn = nil
 		p.signal()
+		s.presenceChangedLocked(c)
 	}
 }
 

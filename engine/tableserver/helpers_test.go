@@ -160,11 +160,17 @@ func (cl *client) send(ty protocol.Type, d any) {
 	}
 }
 
+// frameWait bounds a wait for a frame that never comes: a failure, not a hung test (a minute: the
+// frames a test waits for come within milliseconds).
+const frameWait = time.Minute
+
 // next reads frames until one of type ty satisfying ok (nil: any) arrives, and decodes it into d.
 func (cl *client) next(ty protocol.Type, d any, ok func() bool) {
 	cl.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), frameWait)
+	defer cancel()
 	for {
-		env, frame, err := cl.c.Read(context.Background())
+		env, frame, err := cl.c.Read(ctx)
 		if err != nil {
 			cl.t.Fatalf("waiting for %s: %v", ty, err)
 		}

@@ -24,7 +24,8 @@ type player struct {
 	bank   time.Duration
 	onTurn bool // the runner is asking him now
 	adv    queuedAdvance
-	view   []byte // his last view, for a reconnect
+	view   []byte              // his last view, for a reconnect
+	tv     *protocol.TableView // the same view, to send again when a seat's presence changes
 	hole   []byte // his hole cards in the hand in progress
 
 	actions chan actionMsg // from his connection, during his turn

@@ -105,6 +105,7 @@ type Server struct {
 	level      engine.Level
 	levelSet   bool
 	spectView  []byte
+	spectTV    *protocol.TableView
 	commit     []byte
 	clockFrame []byte   // the clock of the turn in progress, for a connection that joins during it
 	results    [][]byte // the last hands' result frames, oldest first
@@ -366,6 +367,7 @@ func (s *Server) observe(t *engine.Table) {
 	phase := t.Phase()
 	n := hd.Config.Seats
 	var views [engine.MaxSeats][]byte
+	var tvs [engine.MaxSeats]*protocol.TableView
 	var holes [engine.MaxSeats][]byte
 
 	s.mu.Lock()
@@ -393,7 +395,7 @@ func (s *Server) observe(t *engine.Table) {
 		v := t.View(seat)
 		tv := protocol.ViewOf(s.cfg.TableID, &v)
 		s.markConnected(&tv)
-		views[seat] = protocol.MustEncode(protocol.TypeView, tv)
+		views[seat], tvs[seat] = protocol.MustEncode(protocol.TypeView, tv), &tv
 		if newHand && t.Dealt(seat) {
 			hc := t.HoleCards(seat)
 			holes[seat] = protocol.MustEncode(protocol.TypeHole, protocol.Hole{Hand: hd.Number, Seat: seat, Cards: protocol.Cards(hc[:])})
@@ -405,7 +407,7 @@ func (s *Server) observe(t *engine.Table) {
 	}
 	stv := protocol.ViewOf(s.cfg.TableID, &sv)
 	s.markConnected(&stv)
-	s.spectView = protocol.MustEncode(protocol.TypeView, stv)
+	s.spectView, s.spectTV = protocol.MustEncode(protocol.TypeView, stv), &stv
 
 	var result []byte
 	if phase != engine.Betting {
@@ -425,7 +427,7 @@ func (s *Server) observe(t *engine.Table) {
 		if p.seat < 0 || p.seat >= n {
 			continue
 		}
-		p.view = views[p.seat]
+		p.view, p.tv = views[p.seat], tvs[p.seat]
 		if holes[p.seat] != nil {
 			p.hole = holes[p.seat]
 		}
@@ -451,6 +453,32 @@ func (s *Server) observe(t *engine.Table) {
 		if result != nil {
 			c.send(result)
 			c.send(s.commit)
+		}
+	}
+}
+
+// presenceChangedLocked sends the views again with each seat's Connected flag as it is now, to
+// every connection but skip: a player who joins or leaves shows so at once rather than at the next
+// action (a player who joined between two actions found himself shown away at his own turn). The
+// caller holds s.mu.
+func (s *Server) presenceChangedLocked(skip *conn) {
+	for _, p := range s.players {
+		if p.tv == nil || p.seat < 0 {
+			continue
+		}
+		s.markConnected(p.tv)
+		p.view = protocol.MustEncode(protocol.TypeView, *p.tv)
+		if p.conn != nil && p.conn != skip {
+			p.conn.send(p.view)
+		}
+	}
+	if s.spectTV != nil {
+		s.markConnected(s.spectTV)
+		s.spectView = protocol.MustEncode(protocol.TypeView, *s.spectTV)
+		for c := range s.spectators {
+			if c != skip {
+				c.send(s.spectView)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -492,5 +493,33 @@ func TestClosingForGoodIsFinal(t *testing.T) {
 	again := tt.dial(tt.token(""))
 	if errs, _ := again.closed(); len(errs) != 1 || !errs[0].Fatal || errs[0].Message != "the table is closed" {
 		t.Fatalf("a spectator joining the closed table: %+v", errs)
+	}
+}
+
+// A player who joins or leaves shows so at once, to himself and to everyone watching, not at the
+// next action: a player who joined between two actions found himself shown away at his own turn.
+func TestPresenceShownAtOnce(t *testing.T) {
+	tt := startTable(t, tableOpts{players: 2}) // nobody acts and the clock stands: the deal waits
+	spec := tt.dial(tt.token(""))
+	var sv protocol.TableView
+	spec.next(protocol.TypeView, &sv, func() bool { return sv.Hand > 0 })
+	seat := slices.IndexFunc(sv.Seats, func(s protocol.SeatView) bool { return s.Player == "p01" })
+	if seat < 0 || sv.Seats[seat].Connected {
+		t.Fatalf("before p01 joins the spectator sees %+v, want p01 seated and away", sv.Seats)
+	}
+	me := tt.dial(tt.token("p01"))
+	var v protocol.TableView
+	me.next(protocol.TypeView, &v, nil)
+	if !v.Seats[v.Viewer].Connected {
+		t.Errorf("p01's first view shows him away: %+v", v.Seats[v.Viewer])
+	}
+	spec.next(protocol.TypeView, &sv, func() bool { return sv.Seats[seat].Connected })
+	if sv.Hand != v.Hand {
+		t.Errorf("the spectator saw p01 come in hand %d, p01 joined in hand %d", sv.Hand, v.Hand)
+	}
+	me.c.CloseNow()
+	spec.next(protocol.TypeView, &sv, func() bool { return !sv.Seats[seat].Connected })
+	if sv.Hand != v.Hand {
+		t.Errorf("the spectator saw p01 leave in hand %d, want %d: nobody acted", sv.Hand, v.Hand)
 	}
 }

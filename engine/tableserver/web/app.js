@@ -26,13 +26,24 @@ function cardEl(name, small) {
   return el;
 }
 
-function toast(text) {
+// toast pops a message up for a few seconds: an error in red, a notice ("notice") quieter and
+// shorter.
+function toast(text, kind = "") {
   const t = $("toast");
   t.textContent = text;
+  t.className = kind;
   t.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+  toast.timer = setTimeout(() => { t.hidden = true; }, kind === "notice" ? 2500 : 5000);
 }
+
+// A click that reaches the table after the hand or the turn has moved on (a bot acted first, the
+// clock ran out) is no mistake of the player's: the page says so quietly.
+const LATE = {
+  wrong_hand: "Too late: that hand is over.",
+  no_hand: "Too late: that hand is over.",
+  not_your_turn: "Too late: your turn has passed.",
+};
 
 // Seat positions around the oval, the viewer at the bottom.
 function seatPos(i, n, viewer) {
@@ -111,6 +122,8 @@ function renderActions() {
   const cards = (mine && mine.cards) || (view.hand === hole.hand ? hole.cards : null);
   $("my-cards").replaceChildren(...(cards && mine && mine.dealt ? cards.map((c) => cardEl(c)) : []));
   const l = view.legal, myTurn = l && view.toAct === view.viewer;
+  // An advance action is for before the turn: on his turn he acts.
+  for (const b of document.querySelectorAll("#advance input")) b.disabled = myTurn;
   $("fold-btn").disabled = !myTurn || !l.fold;
   const call = $("call-btn");
   call.disabled = !myTurn || !(l.check || l.call);
@@ -194,6 +207,13 @@ function onMessage(ev) {
       $("chat-log").append(line); $("chat-log").scrollTop = 1e9; break;
     }
     case "error":
+      if (LATE[d.code] && !d.fatal) { toast(LATE[d.code], "notice"); break; }
+      if (d.code === "bad_action" && d.rule === "A14") {
+        // An advance action ticked as his turn came: it is not queued (A14), and he acts now.
+        for (const b of document.querySelectorAll("#advance input")) b.checked = false;
+        toast("Your turn came first: act now.", "notice");
+        break;
+      }
       toast(d.message + (d.fatal ? " (disconnected)" : ""));
       if (d.fatal) refused = true;
       break;
@@ -201,7 +221,7 @@ function onMessage(ev) {
       // Each table serves its own page beside its socket (…/ws): the page of the new table is the
       // socket's address with http for ws and without the ws.
       moved = true;
-      toast(`You are moved to table ${d.table}: following…`);
+      toast(`You are moved to table ${d.table}: following…`, "notice");
       location.href = d.url.replace(/^ws/, "http").replace(/ws$/, "") + `?token=${encodeURIComponent(d.token)}`;
       break;
     case "closing":
