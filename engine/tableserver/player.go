@@ -26,7 +26,7 @@ type player struct {
 	adv    queuedAdvance
 	view   []byte              // his last view, for a reconnect
 	tv     *protocol.TableView // the same view, to send again when a seat's presence changes
-	hole   []byte // his hole cards in the hand in progress
+	hole   []byte              // his hole cards in the hand in progress
 
 	actions chan actionMsg // from his connection, during his turn
 	wake    chan struct{}  // his connection came or went
