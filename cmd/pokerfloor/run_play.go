@@ -164,6 +164,7 @@ func (h *playHost) runTable(ctx context.Context, t workflows.HostedTable, c repo
 	bots := bot.Players(seed)
 	srv, err := tableserver.New(tableserver.Config{Tournament: t.Tournament, TableID: t.ID, Tokens: tokens, Logger: h.log,
 		Reporter: &playReporter{h: h, table: n, inner: c}, Follow: h.follow, Observe: h.observeTable(t), Pace: t.Pace,
+		HandPause: tableserver.DefaultHandPause, // at his table: the others are bots'
 		Bots: engine.PlayersFunc(func(player string) engine.Decider {
 			if player == h.human {
 				return nil // a person, over the network

@@ -72,6 +72,7 @@ func newTableCommand(v *viper.Viper) *cobra.Command {
 	f.String("bots", "", "players played by in-process bots: all, or comma-separated names (their connections are refused)")
 	f.String("bot-strategy", "random", "the bots' strategy: random, strength or checkfold (checks or folds: nobody busts)")
 	f.Duration("bot-think", 0, "how long each bot decision takes (0: at once)")
+	f.Duration("hand-pause", tableserver.DefaultHandPause, "the pause after each hand before the next, where people play (not at a table of --bots all): time to see the showdown")
 	f.Duration("report-after", tableserver.DefaultReportAfter, "a simulation's table reports its batch of hands after this long at most, so that it hears a pause or an order soon (0: after the whole batch)")
 	f.Duration("think", tableserver.DefaultActionClock.Think, "think time before the time bank (rule A15)")
 	f.Duration("countdown", tableserver.DefaultActionClock.Countdown, "countdown after the bank")
@@ -167,8 +168,10 @@ func readTableSettings(v *viper.Viper) (tableSettings, error) {
 	if s.botThink < 0 {
 		return s, usageErrorf("--bot-think %v: expected 0 or more", s.botThink)
 	}
-	if d := v.GetDuration("table.report-after"); d < 0 {
-		return s, usageErrorf("--report-after %v: expected 0 or more", d)
+	for _, k := range []string{"report-after", "hand-pause"} {
+		if d := v.GetDuration("table." + k); d < 0 {
+			return s, usageErrorf("--%s %v: expected 0 or more", k, d)
+		}
 	}
 	return s, nil
 }
@@ -236,7 +239,7 @@ func runTable(cmd *cobra.Command, v *viper.Viper) error {
 		}
 	}}
 	srv, err := tableserver.New(tableserver.Config{Tournament: s.tournament, TableID: s.table, Reporter: announce,
-		Tokens: tokens, HistoryDir: v.GetString("table.history-dir"), Grace: v.GetDuration("table.grace"), Logger: log, ReportAfter: v.GetDuration("table.report-after"),
+		Tokens: tokens, HistoryDir: v.GetString("table.history-dir"), Grace: v.GetDuration("table.grace"), Logger: log, ReportAfter: v.GetDuration("table.report-after"), HandPause: v.GetDuration("table.hand-pause"),
 		Observe: tel.Table(s.tournament, s.table).Observe, Bots: tableBots(s), ActionClock: tableserver.ActionClock{Think: v.GetDuration("table.think"), Countdown: v.GetDuration("table.countdown"),
 			Bank: tableserver.TimeBank{Initial: v.GetDuration("table.bank"), PerLevel: v.GetDuration("table.bank-per-level"), Max: v.GetDuration("table.bank-max")}}})
 	if err != nil {

@@ -23,6 +23,7 @@ func TestTableRefusesBadSettings(t *testing.T) {
 		{"missing key file", []string{"table", "--standalone", "--players", "ada,bo", "--key-file", "/nonexistent/key"}, "token key"},
 		{"bad blinds", []string{"table", "--standalone", "--players", "ada,bo", "--key", key, "--blinds", "100/50"}, "expected small/big"},
 		{"negative report-after", []string{"table", "--table", "sunday/table-007", "--key", key, "--report-after", "-1s"}, "--report-after -1s: expected 0 or more"},
+		{"negative hand-pause", []string{"table", "--table", "sunday/table-007", "--key", key, "--hand-pause", "-3s"}, "--hand-pause -3s: expected 0 or more"},
 		{"bad clock", []string{"table", "--standalone", "--players", "ada,bo", "--key", key, "--think", "0s"}, "think time must be positive"},
 		{"bad listen address", []string{"table", "--standalone", "--players", "ada,bo", "--key", key, "--listen", "256.0.0.1:1"}, "--listen 256.0.0.1:1"},
 	}

@@ -46,6 +46,9 @@ type tableOpts struct {
 	history string
 	id      string  // the table's ID; t1 when empty
 	rate    float64 // frames a second a connection may send (bots playing at machine speed need more)
+	pause   time.Duration
+	bots    engine.Players // seats the table's own bots play
+	real    bool           // the wall clock rather than a fake one
 }
 
 func startTable(t *testing.T, o tableOpts) *testTable {
@@ -73,7 +76,11 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	}
 	tt := &testTable{t: t, reporter: reporter, clock: clock, tokens: tokens, done: make(chan error, 1), ids: ids}
 	cfg := Config{Tournament: "sunday", TableID: o.id, Reporter: reporter, Tokens: tokens, Clock: clock,
-		ActionClock: o.clock, Grace: o.grace, HistoryDir: o.history, FramesPerSecond: o.rate, Burst: int(o.rate)}
+		ActionClock: o.clock, Grace: o.grace, HistoryDir: o.history, FramesPerSecond: o.rate, Burst: int(o.rate),
+		HandPause: o.pause, Bots: o.bots}
+	if o.real {
+		cfg.Clock = host.RealClock{}
+	}
 	if o.onHand != nil {
 		cfg.OnHand = func(r *report.HandResult) { o.onHand(tt.srv, r) }
 	}
@@ -87,10 +94,15 @@ func startTable(t *testing.T, o tableOpts) *testTable {
 	ctx, cancel := context.WithCancel(context.Background())
 	tt.cancel = cancel
 	go func() { tt.done <- srv.Run(ctx) }()
+ready:
 	for !srv.Ready() {
 		select {
 		case err := <-tt.done:
-			t.Fatalf("the table stopped before it was ready: %v", err)
+			if err != nil {
+				t.Fatalf("the table stopped before it was ready: %v", err)
+			}
+			tt.done <- nil // played to its end already (its own bots, on the fake clock): wait() has it
+			break ready
 		default:
 			time.Sleep(time.Millisecond)
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -67,6 +68,11 @@ type Config struct {
 	// a pause or an order only when it reports. Zero: after the whole batch. A table process
 	// (pokerfloor table) takes DefaultReportAfter.
 	ReportAfter time.Duration
+	// HandPause is how long the table waits after a hand before it deals the next, when a person
+	// (not one of Bots) is seated: the time to see a showdown and who won, as at any online table.
+	// Time spent reporting the hand counts. Zero: the next hand at once. A table process (pokerfloor
+	// table) takes DefaultHandPause.
+	HandPause time.Duration
 	// Follow, if set, says where a player who has left this table sits now (moved by the
 	// tournament, R3 and R4): a player who joins here without a seat, also once the table has
 	// closed, is sent that Move instead of an error, and the client follows it. A Move with no URL
@@ -110,7 +116,8 @@ type Server struct {
 	clockFrame []byte   // the clock of the turn in progress, for a connection that joins during it
 	results    [][]byte // the last hands' result frames, oldest first
 	draining   bool
-	waiting    bool // the runner sleeps on a Wait directive
+	waiting    bool // the runner sleeps on a Wait directive, or in the pause after a hand
+	handEnded  time.Time
 	stopped    bool
 	cancelRun  context.CancelFunc
 	handsDone  int64
@@ -123,6 +130,9 @@ const lastResults = 10
 // bots stops within about this long of a pause rather than after its batch (twenty hands of
 // bots thinking 200 ms took half a minute and more), and still reports a few hands at once.
 const DefaultReportAfter = 5 * time.Second
+
+// DefaultHandPause is a table process's Config.HandPause.
+const DefaultHandPause = 3 * time.Second
 
 // New returns the server of one table.
 func New(cfg Config) (*Server, error) {
@@ -266,6 +276,26 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 	if err != nil {
 		return st, err
 	}
+	wait := s.take(&st)
+	if wait <= 0 {
+		return st, nil
+	}
+	// The pause after a hand (Config.HandPause), once the hand is safe with the reporter: a drain
+	// ends it at once, as a wait.
+	err = s.clock.Sleep(ctx, wait)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waiting = false
+	if s.draining {
+		st.Directive = report.Close
+		return st, nil
+	}
+	return st, err
+}
+
+// take brings the table's players in line with the reporter's state st, and returns how long the
+// table pauses before it deals the next hand (Config.HandPause: people play here).
+func (s *Server) take(st *report.State) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.started {
@@ -312,7 +342,15 @@ func (sc *serverReporter) Report(ctx context.Context, tableID string, results []
 	if s.draining {
 		st.Directive = report.Close
 	}
-	return st, nil
+	if st.Directive != report.Play || s.cfg.HandPause <= 0 || s.handEnded.IsZero() {
+		return 0
+	}
+	wait := s.handEnded.Add(s.cfg.HandPause).Sub(s.clock.Now())
+	if wait <= 0 || !slices.ContainsFunc(seats, func(ss report.SeatState) bool { return s.players[ss.Player].bot == nil }) {
+		return 0
+	}
+	s.waiting = true
+	return wait
 }
 
 // markAbsent lists in each result the players of its hand who have not come to the table: no bot
@@ -497,6 +535,9 @@ func (s *Server) onHand(res *report.HandResult) {
 	s.mu.Lock()
 	s.handsDone++
 	s.inHand = false
+	if !res.Voided {
+		s.handEnded = s.clock.Now()
+	}
 	s.mu.Unlock()
 	if s.cfg.HistoryDir != "" && !res.Voided {
 		if err := s.writeHistory(res.HandNumber); err != nil {

@@ -8,11 +8,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/pokerfloor/pokerfloor/engine/bot"
 	"github.com/pokerfloor/pokerfloor/engine/protocol"
 	"github.com/pokerfloor/pokerfloor/engine/report"
 )
@@ -521,5 +523,84 @@ func TestPresenceShownAtOnce(t *testing.T) {
 	spec.next(protocol.TypeView, &sv, func() bool { return !sv.Seats[seat].Connected })
 	if sv.Hand != v.Hand {
 		t.Errorf("the spectator saw p01 leave in hand %d, want %d: nobody acted", sv.Hand, v.Hand)
+	}
+}
+
+// A table where people play pauses after each hand (Config.HandPause), so that they see the
+// showdown and who won before the next deal; a table of its own bots does not.
+func TestHandPauseWherePeoplePlay(t *testing.T) {
+	play := func(o tableOpts, people bool) []time.Time {
+		var mu sync.Mutex
+		var ends []time.Time
+		o.players, o.stack, o.rate = 3, 1000, 1e6
+		o.onHand = func(s *Server, r *report.HandResult) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !r.Voided {
+				ends = append(ends, s.clock.Now())
+			}
+		}
+		tt := startTable(t, o)
+		if people {
+			tt.bots(tt.ids, nil)
+		}
+		if err := tt.wait(); err != nil {
+			t.Fatal(err)
+		}
+		tt.checkChips(1000)
+		mu.Lock()
+		defer mu.Unlock()
+		if len(ends) < 3 {
+			t.Fatalf("%d hands: too few to see the pauses", len(ends))
+		}
+		return ends
+	}
+	// On the fake clock only the pauses move time: each hand ends a pause after the last.
+	ends := play(tableOpts{pause: 3 * time.Second}, true)
+	for i := 1; i < len(ends); i++ {
+		if gap := ends[i].Sub(ends[i-1]); gap < 3*time.Second {
+			t.Fatalf("hands %d and %d ended %v apart, want the pause, 3s, at least", i, i+1, gap)
+		}
+	}
+	ends = play(tableOpts{pause: 3 * time.Second, bots: bot.Players(3)}, false)
+	if gap := ends[len(ends)-1].Sub(ends[0]); gap != 0 {
+		t.Errorf("a table of its own bots paused %v in all, want none", gap)
+	}
+}
+
+// A drain during the pause after a hand stops the table at once, as between hands.
+func TestDrainDuringHandPause(t *testing.T) {
+	ended := make(chan struct{}, 100)
+	tt := startTable(t, tableOpts{players: 2, rate: 1e6, real: true, pause: time.Hour,
+		onHand: func(*Server, *report.HandResult) { ended <- struct{}{} }})
+	tt.bots(tt.ids, nil)
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatal("no hand ended within a minute")
+	}
+	// The hand is reported, then the pause starts: the runner waits, and the drain ends it.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		tt.srv.mu.Lock()
+		waiting := tt.srv.waiting
+		tt.srv.mu.Unlock()
+		if waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no pause began within a minute of the hand's end")
+		}
+	}
+	tt.srv.Drain()
+	select {
+	case err := <-tt.done:
+		if err != nil {
+			t.Fatalf("the drained table stopped with %v, want nil", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the drain did not end the hour's pause")
+	}
+	if n := tt.srv.Runner().Stats().Hands; n != 1 {
+		t.Errorf("%d hands dealt, want 1: none after the pause began", n)
 	}
 }
