@@ -59,8 +59,8 @@ func benchmarkLoneTable(b *testing.B, structure string, players int, run RunTabl
 	first := &firstReport{inner: NewTableReporter(c)}
 	host := NewLocalTableHost(first, run)
 	defer host.Close()
-	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host) }, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) }, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host) }, testWorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host) }, testWorkerOptions(worker.Options{}))
 	st, err := floor.BuiltinStructure(structure)
 	if err != nil {
 		b.Fatal(err)

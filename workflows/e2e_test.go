@@ -153,9 +153,25 @@ func startServerRunning(t *testing.T, ctrl func(client.Client) report.Reporter, 
 	check.places = &countingSink{places: map[int]Place{}}
 	host := NewLocalTableHost(check, run)
 	t.Cleanup(host.Close)
-	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) }, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, check.places) }, testWorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, check.places) }, testWorkerOptions(worker.Options{}))
 	return c, host, check
+}
+
+// testDeadlockTimeout is the deadlock detector's timeout for the workers of these tests.
+// temporaltest fails a workflow on the detector's panic (its WorkflowPanicPolicy is FailWorkflow,
+// where a production worker retries the task), and the detector counts wall time: with a second
+// suite beside this one, a step of a 36-player tournament of sections was not scheduled for 30 s
+// (DeadlockDetectionTimeout) and the test failed. A true hang still ends the test, by its own
+// deadline.
+const testDeadlockTimeout = 5 * time.Minute
+
+// testWorkerOptions is WorkerOptions for a worker of temporaltest's (testDeadlockTimeout).
+func testWorkerOptions(opts worker.Options) worker.Options {
+	if opts.DeadlockDetectionTimeout == 0 {
+		opts.DeadlockDetectionTimeout = testDeadlockTimeout
+	}
+	return WorkerOptions(opts)
 }
 
 // playOut starts tournament id of spec and waits for its result; on a failure it says why the

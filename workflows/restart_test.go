@@ -26,8 +26,8 @@ func (idleHost) ReplaceTable(context.Context, HostedTable) error { return nil }
 func idleServer(t *testing.T) client.Client {
 	srv := newTestServer(t)
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
-	srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TaskQueue, register, testWorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, testWorkerOptions(worker.Options{}))
 	return srv.GetDefaultClient()
 }
 
@@ -47,8 +47,8 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 	srv := newTestServer(t)
 	c := srv.GetDefaultClient()
 	register := func(r worker.Registry) { Register(r, idleHost{}) }
-	w1 := srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
-	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, WorkerOptions(worker.Options{})) // the tables keep theirs: the tournament's worker is the one restarted
+	w1 := srv.NewWorkerWithOptions(TaskQueue, register, testWorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), register, testWorkerOptions(worker.Options{})) // the tables keep theirs: the tournament's worker is the one restarted
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -97,13 +97,13 @@ func TestClockKeepsScheduleAcrossWorkerRestart(t *testing.T) {
 			if err := c.TerminateWorkflow(ctx, tour.ID, "", "the outage came too late"); err != nil {
 				t.Fatal(err)
 			}
-			w1 = srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
+			w1 = srv.NewWorkerWithOptions(TaskQueue, register, testWorkerOptions(worker.Options{}))
 			continue
 		}
 		// The outage lasts until level 2 is due, and a while after.
 		time.Sleep(time.Until(clock.Started.Add(schedule[1] + schedule[1]/4)))
 		restart = time.Now()
-		w1 = srv.NewWorkerWithOptions(TaskQueue, register, WorkerOptions(worker.Options{}))
+		w1 = srv.NewWorkerWithOptions(TaskQueue, register, testWorkerOptions(worker.Options{}))
 		clock = waitClock(ctx, t, tour, func(v ClockView) bool { return v.State.Period == 4 })
 		hist, err := historyOf(ctx, c, tour.ID)
 		if err != nil {

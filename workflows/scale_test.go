@@ -520,9 +520,9 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	host := &recordingHost{TableHost: local, ids: map[string]bool{}}
 	sink := &countingSink{places: map[int]Place{}}
 	// More pollers than the default two: 11,112 tables' tasks wait on the round trips otherwise.
-	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, sink) }, WorkerOptions(worker.Options{}))
+	srv.NewWorkerWithOptions(TaskQueue, func(r worker.Registry) { Register(r, host, sink) }, testWorkerOptions(worker.Options{}))
 	srv.NewWorkerWithOptions(TableTaskQueue(TaskQueue), func(r worker.Registry) { Register(r, host, sink) },
-		WorkerOptions(worker.Options{WorkflowTaskPollerBehavior: worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{
+		testWorkerOptions(worker.Options{WorkflowTaskPollerBehavior: worker.NewPollerBehaviorAutoscaling(worker.PollerBehaviorAutoscalingOptions{
 			InitialNumberOfPollers: 8, MinimumNumberOfPollers: 8, MaximumNumberOfPollers: 8,
 		})}))
 	defer local.Close()

@@ -194,10 +194,13 @@ func TestTableSurvivesKills(t *testing.T) {
 	)
 	srv := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: sdkLogger(nil)}))
 	c := srv.GetDefaultClient()
-	srv.NewWorker(workflows.TaskQueue, func(r worker.Registry) {
+	// temporaltest fails a workflow whose task the deadlock detector stops (FailWorkflow), and the
+	// detector counts wall time (the SDK's default: 1 s): five minutes, so that a loaded machine's stall
+	// is not taken for a hang.
+	srv.NewWorkerWithOptions(workflows.TaskQueue, func(r worker.Registry) {
 		workflows.Register(r, noTables{})
 		r.RegisterWorkflowWithOptions(crashTournament, workflow.RegisterOptions{Name: "crashTournament"})
-	})
+	}, workflows.WorkerOptions(worker.Options{DeadlockDetectionTimeout: 5 * time.Minute}))
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	if _, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "crash", TaskQueue: workflows.TaskQueue}, "crashTournament"); err != nil {
