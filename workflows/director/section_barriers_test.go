@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/workflows/floor"
 )
@@ -111,24 +112,27 @@ func TestProgressCountsUnplacedEliminations(t *testing.T) {
 
 // TestBarriersUpToBarrierTables: a seeded simulation keeps barriers across its sections up to
 // BarrierTables tables, and plays as before them above (a barrier held a 100,000-entry field still
-// for minutes); an unseeded one never keeps them.
+// for minutes); an unseeded one never keeps them, nor from PlanBarriersAtMaxSpeed one paced by the
+// clock.
 func TestBarriersUpToBarrierTables(t *testing.T) {
 	for _, c := range []struct {
 		players, plan int
 		seed          uint64
+		pace          time.Duration
 		want          bool
-	}{{18000, PlanBarriers, 7, true}, {18001, PlanBarriers, 7, false}, {18000, PlanLatest, 7, true},
-		{18001, PlanLatest, 7, false}, {100000, PlanLatest, 7, false}, {10000, PlanLatest, 0, false}} {
+	}{{18000, PlanBarriers, 7, 0, true}, {18001, PlanBarriers, 7, 0, false}, {18000, PlanLatest, 7, 0, true},
+		{18001, PlanLatest, 7, 0, false}, {100000, PlanLatest, 7, 0, false}, {10000, PlanLatest, 0, 0, false},
+		{10000, PlanLatest, 7, time.Second, false}, {10000, PlanBarrierCounts, 7, time.Second, true}} {
 		spec := simSpec(c.players)
-		spec.Seed = c.seed
+		spec.Seed, spec.Pace = c.seed, c.pace
 		top, starts, err := NewTopState("big", spec, 7, 0, simStart)
 		if err != nil {
 			t.Fatal(err)
 		}
 		top.SetPlan(c.plan, starts)
 		if top.barriers() != c.want || (starts[0].Horizon > 0) != c.want {
-			t.Errorf("%d players on %d tables, seed %d, plan %d: barriers %v (the sections' first horizon %d), want %v",
-				c.players, top.TablesOpened, c.seed, c.plan, top.barriers(), starts[0].Horizon, c.want)
+			t.Errorf("%d players on %d tables, seed %d, pace %v, plan %d: barriers %v (the sections' first horizon %d), want %v",
+				c.players, top.TablesOpened, c.seed, c.pace, c.plan, top.barriers(), starts[0].Horizon, c.want)
 		}
 	}
 }

@@ -151,17 +151,22 @@ type TopState struct {
 // plays the same whatever the scheduling of its tables, as a tournament of one section does;
 // PlanBarrierCounts the one from which its plan at a barrier counts each section's tables as those
 // it keeps once it has balanced and broken its own (R4 inside it: enough for its players), not the
-// tables it stopped at.
+// tables it stopped at; PlanBarriersAtMaxSpeed the one from which only a simulation at full speed
+// keeps barriers, not one paced by the clock (Spec.Pace): at a barrier every table waits for the
+// slowest and for the field's moves, and a paced 10,000 at x60 stood still 15-30 s at each (hands
+// 22,240 at 0:46, 22,296 at 1:16), level 6 at 2:26 against 1:11 live; its runs need not repeat
+// (two runs with one seed at full speed do), and without barriers level 5 came at 1:26.
 // PlanLatest is the Plan of a run started now.
 const (
-	PlanBeside           = 1
-	PlanNear             = 2
-	PlanRoundBeside      = 3
-	PlanSignalCap        = 4
-	PlanOutwaitsSections = 5
-	PlanBarriers         = 6
-	PlanBarrierCounts    = 7
-	PlanLatest           = PlanBarrierCounts
+	PlanBeside             = 1
+	PlanNear               = 2
+	PlanRoundBeside        = 3
+	PlanSignalCap          = 4
+	PlanOutwaitsSections   = 5
+	PlanBarriers           = 6
+	PlanBarrierCounts      = 7
+	PlanBarriersAtMaxSpeed = 8
+	PlanLatest             = PlanBarriersAtMaxSpeed
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -243,10 +248,11 @@ func NewTopState(id string, spec TournamentSpec, seed uint64, sectionTables int,
 
 // SetPlan sets the version of the planning between sections the run keeps (the workflow's
 // marker "plan"), and the barriers of a seeded simulation of at most BarrierTables tables in the
-// sections' starts from PlanBarriers.
+// sections' starts from PlanBarriers (from PlanBarriersAtMaxSpeed at full speed only).
 func (t *TopState) SetPlan(plan int, starts []SectionStart) {
 	t.Plan, t.Horizon = plan, 0
-	if plan >= PlanBarriers && t.Spec.Simulation && t.Spec.Seed != 0 && t.TablesOpened <= BarrierTables {
+	paced := plan >= PlanBarriersAtMaxSpeed && t.Spec.Pace > 0
+	if plan >= PlanBarriers && t.Spec.Simulation && !paced && t.Spec.Seed != 0 && t.TablesOpened <= BarrierTables {
 		t.Horizon = t.window()
 	}
 	for i := range starts {
