@@ -28,6 +28,8 @@ type floorSim struct {
 	// grants counts the credit orders the tournament sent: each the end of a trip from a table
 	// to the floor and back (a table out of credit waits for it).
 	grants int
+	// onFlush, when set, sees every table's orders as the tournament sends them.
+	onFlush func(TableOrders)
 	// slow, when set, makes one table in ten (by number) report only one round in slow, as the
 	// tables of a busy machine that start late or wait long for their reports do.
 	slow int
@@ -95,6 +97,11 @@ func (f *floorSim) flush() {
 	for _, b := range f.s.Outbox {
 		if tr := f.s.Table(b.Table); tr != nil {
 			tr.Unacked = append(tr.Unacked, b.Orders...)
+		}
+	}
+	if f.onFlush != nil {
+		for _, b := range f.s.Outbox {
+			f.onFlush(b)
 		}
 	}
 	f.orders = append(f.orders, f.s.Outbox...)
@@ -438,5 +445,50 @@ func TestRuleR7LoneTableDealsInBatches(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPacedSimulationHoldsNoTable: a simulation paced by the clock (Spec.Pace) holds no table
+// short of players from PacePacedHoldsNone, as a seeded one at full speed holds none (its
+// barriers); the same field unpaced, or paced before PacePacedHoldsNone, holds tables while their
+// players are on their way (TDA). Every entry still gets one place and the prizes add up to the
+// pool (R5, R6).
+func TestPacedSimulationHoldsNoTable(t *testing.T) { // rules R3, R5, R6
+	for _, c := range []struct {
+		pace  time.Duration
+		ver   int
+		holds bool
+	}{{0, PaceLatest, true}, {time.Second, PacePacedHoldsNone - 1, true}, {time.Second, PaceLatest, false}} {
+		t.Run(fmt.Sprintf("pace %v version %d", c.pace, c.ver), func(t *testing.T) {
+			held := 0
+			for seed := uint64(1); seed <= 3; seed++ {
+				spec := simSpec(250)
+				spec.Pace = c.pace
+				f := newFloorSim(t, spec, seed)
+				f.s.Pace = c.ver
+				f.onFlush = func(b TableOrders) {
+					for _, o := range b.Orders {
+						if o.Hold != nil && *o.Hold {
+							held++
+						}
+					}
+				}
+				f.run(200000)
+				res, err := f.s.Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var paid int64
+				for _, p := range res.Places {
+					paid += p.Prize
+				}
+				if len(res.Places) != 250 || paid != res.PrizePool {
+					t.Fatalf("seed %d: %d places for 250 players, prizes %d of a pool of %d", seed, len(res.Places), paid, res.PrizePool)
+				}
+			}
+			if (held > 0) != c.holds {
+				t.Errorf("%d tables held over seeds 1-3, want holds %v", held, c.holds)
+			}
+		})
 	}
 }
