@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -54,15 +55,14 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 			env.OnActivity(StartTablesActivity, mock.Anything, mock.Anything, mock.Anything).After(c.startTook).Return(nil)
 			asked := map[floor.TableID]int{} // a table's Order.Quiet's Seq
 			askedAt := map[floor.TableID]time.Duration{}
-			env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(c.signalTook).Return(nil).
-				Run(func(args mock.Arguments) {
-					for _, o := range args.Get(4).([]director.Order) {
-						if o.Quiet != nil && *o.Quiet {
-							n := tableOf(t, inputs, args.String(1))
-							asked[n], askedAt[n] = o.Seq, env.Now().Sub(start)
-						}
+			onOrders(env, c.signalTook, func(table string, orders []director.Order) {
+				for _, o := range orders {
+					if o.Quiet != nil && *o.Quiet {
+						n := tableOf(t, inputs, table)
+						asked[n], askedAt[n] = o.Seq, env.Now().Sub(start)
 					}
-				})
+				}
+			})
 			// answer signals table n's answer to its Order.Quiet seq: its first event (it does
 			// not say it is up: TableState.QuietStart).
 			answer := func(n floor.TableID, seq int) {
@@ -172,20 +172,18 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 	}
 	start := env.Now()
 	var toClosing [][]director.Order
-	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).Return(nil).
-		Run(func(args mock.Arguments) {
-			n := tableOf(t, inputs, args.String(1))
-			orders := args.Get(4).([]director.Order)
-			if tables[n] == nil {
-				return
-			}
-			if n == closing {
-				toClosing = append(toClosing, orders)
-			}
-			st := tables[n]
-			st.NoteQuiet(orders)
-			st.AddOrders(orders)
-		})
+	onOrders(env, 0, func(table string, orders []director.Order) {
+		n := tableOf(t, inputs, table)
+		if tables[n] == nil {
+			return
+		}
+		if n == closing {
+			toClosing = append(toClosing, orders)
+		}
+		st := tables[n]
+		st.NoteQuiet(orders)
+		st.AddOrders(orders)
+	})
 	// tell signals table n's event, as the table's run would: the answer to its Order.Quiet, or
 	// its close once it may tell it.
 	told := map[floor.TableID]int{}
@@ -252,15 +250,14 @@ func TestSectionAsksItsTablesQuietWithinTheSignalCap(t *testing.T) {
 	// Every signal takes 5 s to be delivered: the asks delivered at one time went together.
 	delivered := map[time.Duration]int{}
 	asked := map[floor.TableID]bool{}
-	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(5 * time.Second).Return(nil).
-		Run(func(args mock.Arguments) {
-			for _, o := range args.Get(4).([]director.Order) {
-				if o.Quiet != nil && *o.Quiet {
-					asked[tableOf(t, inputs, args.String(1))] = true
-					delivered[env.Now().Sub(start)]++
-				}
+	onOrders(env, 5*time.Second, func(table string, orders []director.Order) {
+		for _, o := range orders {
+			if o.Quiet != nil && *o.Quiet {
+				asked[tableOf(t, inputs, table)] = true
+				delivered[env.Now().Sub(start)]++
 			}
-		})
+		}
+	})
 	env.SetCurrentHistoryLength(51) // due to continue as new from its first task
 	env.ExecuteWorkflow(SectionWorkflow, TournamentInput{Section: &start0})
 	var can *workflow.ContinueAsNewError
@@ -286,4 +283,14 @@ func tableOf(t *testing.T, inputs map[floor.TableID]director.TableState, id stri
 	}
 	t.Errorf("orders to %s, not a table started", id)
 	return 0
+}
+
+// onOrders has the orders a section (or a tournament of one) sends its tables (SignalOrders,
+// from director.PaceLocalSignals) taken by took, each delivered after on the workflow's clock.
+func onOrders(env *testsuite.TestWorkflowEnvironment, after time.Duration, took func(table string, orders []director.Order)) {
+	env.OnActivity(SignalOrders, mock.Anything, mock.Anything, mock.Anything).After(after).Return(
+		func(_ context.Context, table string, orders []director.Order) error {
+			took(table, orders)
+			return nil
+		})
 }

@@ -87,6 +87,11 @@ type runLimits struct {
 	updates, reportSignals int
 	// sectionOrders counts the tournament's order signals a section's run took.
 	sectionOrders int
+	// orderCommands counts the order signals to tables the run sent as commands of its own
+	// (none from director.PaceLocalSignals: a local activity sends them, SignalOrders);
+	// eventActivities a table's events sent by an activity (none from the marker eventsLocal);
+	// locals the local activities' markers.
+	orderCommands, eventActivities, locals int
 	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
 	// how long they took from their scheduling to their completion, in all and the longest.
 	reports                   int
@@ -221,6 +226,10 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			case SectionOrdersSignal:
 				l.sectionOrders++
 			}
+		case enumspb.EVENT_TYPE_MARKER_RECORDED:
+			if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == localActivityMarker {
+				l.locals++
+			}
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW:
 			l.continueAsNew = proto.Size(ev.GetWorkflowExecutionContinuedAsNewEventAttributes().GetInput())
 			l.continuedAsNewOK = true
@@ -251,8 +260,11 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			children--
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
 			acts++
-			if ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == ReportSectionActivity {
+			switch ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() {
+			case ReportSectionActivity:
 				reportsAt[ev.GetEventId()] = ev.GetEventTime().AsTime()
+			case ReportTableEventsActivity:
+				l.eventActivities++
 			}
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, enumspb.EVENT_TYPE_ACTIVITY_TASK_FAILED,
 			enumspb.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, enumspb.EVENT_TYPE_ACTIVITY_TASK_CANCELED:
@@ -265,6 +277,9 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			}
 		case enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED:
 			signals++
+			if ev.GetSignalExternalWorkflowExecutionInitiatedEventAttributes().GetSignalName() == OrdersSignal {
+				l.orderCommands++
+			}
 		case enumspb.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, enumspb.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED:
 			signals--
 		}
@@ -701,6 +716,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	sectionOrders := 0                // the tournament's order signals the sections' runs took
 	updatesByKind := map[string]int{} // the most Updates one run of each kind accepted
 	reportSignals := 0
+	var orderCommands, eventActivities, locals int
 	var reports runLimits // the sections' reports: their count, time in all, the slowest
 	for _, l := range runs {
 		reports.reports += l.reports
@@ -709,6 +725,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		byKind[l.kind]++
 		updatesByKind[l.kind] = max(updatesByKind[l.kind], l.updates)
 		reportSignals += l.reportSignals
+		orderCommands, eventActivities, locals = orderCommands+l.orderCommands, eventActivities+l.eventActivities, locals+l.locals
 		if l.updates > maxRunUpdates {
 			t.Errorf("%s run %s accepted %d Updates (the server takes at most %d in a run)", l.id, l.run, l.updates, maxRunUpdates)
 		}
@@ -776,7 +793,11 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	if reportSignals > 0 {
 		t.Errorf("%d sections' reports came to the tournament as signals; expected every one an Update (director.PaceReportUpdate)", reportSignals)
 	}
-	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v", len(runs), byKind, notStarted, updatesByKind)
+	if orderCommands > 0 || eventActivities > 0 || locals == 0 {
+		t.Errorf("%d order signals sent to tables as commands, %d tables' events sent by activities, %d local activities: expected none, none and some (director.PaceLocalSignals, the marker eventsLocal)",
+			orderCommands, eventActivities, locals)
+	}
+	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v; %d local activities", len(runs), byKind, notStarted, updatesByKind, locals)
 	if reports.reports > 0 {
 		t.Logf("%d sections' reports taken by the tournament, each %v on average from its sending to its taking in, at most %v",
 			reports.reports, (reports.reportWait / time.Duration(reports.reports)).Round(time.Millisecond), reports.slowestReport.Round(time.Millisecond))
@@ -839,3 +860,7 @@ func taskFailures(ctx context.Context, t *testing.T, c client.Client, id string)
 	}
 	return n
 }
+
+// localActivityMarker is the name of the marker that records a local activity's result in the
+// history (the Go SDK's).
+const localActivityMarker = "LocalActivity"

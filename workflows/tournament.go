@@ -587,7 +587,16 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 			w.wake = true
 		}()
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
-		if !retrySignal(ctx, workflowID, OrdersSignal, orders, func() bool { return tableGone(w.s, id) }) && w.s.Pace >= director.PaceLost {
+		gone := func() bool { return tableGone(w.s, id) }
+		var sent bool
+		if w.s.Pace >= director.PaceLocalSignals {
+			sent = retrySend(ctx, workflowID, OrdersSignal, func(ctx workflow.Context) error {
+				return signalOrders(ctx, workflowID, orders)
+			}, gone)
+		} else {
+			sent = retrySignal(ctx, workflowID, OrdersSignal, orders, gone)
+		}
+		if !sent && w.s.Pace >= director.PaceLost {
 			if t := w.s.Table(id); t != nil {
 				t.Lost = true
 			}
