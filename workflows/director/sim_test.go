@@ -473,18 +473,7 @@ func TestPacedSimulationHoldsNoTable(t *testing.T) { // rules R3, R5, R6
 						}
 					}
 				}
-				f.run(200000)
-				res, err := f.s.Result()
-				if err != nil {
-					t.Fatal(err)
-				}
-				var paid int64
-				for _, p := range res.Places {
-					paid += p.Prize
-				}
-				if len(res.Places) != 250 || paid != res.PrizePool {
-					t.Fatalf("seed %d: %d places for 250 players, prizes %d of a pool of %d", seed, len(res.Places), paid, res.PrizePool)
-				}
+				finish(t, f)
 			}
 			if (held > 0) != c.holds {
 				t.Errorf("%d tables held over seeds 1-3, want holds %v", held, c.holds)
