@@ -158,8 +158,7 @@ const quietCloseWait = 2 * QuietWait
 // one from which the run reads its markers before it sets its report's handler; closeTells the
 // one of a close told after the quiet (quietClose); eventBatches the one of events sent in
 // batches, one signal at a time (deliverBatch); eventUpdates the one of those batches sent as
-// Updates (deliverBatch); eventsLocal the one of those Updates sent from a local activity
-// (reportEvents).
+// Updates (deliverBatch).
 const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
@@ -167,7 +166,6 @@ const (
 	closeTells        = "close-tells"
 	eventBatches      = "event-batches"
 	eventUpdates      = "event-updates"
-	eventsLocal       = "events-local"
 )
 
 // readMarkers reads the run's version markers that its report's handler depends on. From
@@ -256,10 +254,7 @@ type tableWorkflow struct {
 	batched int
 	// updating is 1 when the run's batches go as Updates (deliverBatch), -1 when as signals, 0
 	// until the run has asked its marker.
-	updating int
-	// local is 1 when the run's Updates go from a local activity (reportEvents), -1 when from an
-	// activity, 0 until the run has asked its marker.
-	local          int
+	updating       int
 	continueSeq    int
 	before         int
 	timerCancelled bool
@@ -467,12 +462,11 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	batch := slices.Clone(w.st.Undelivered[:n])
 	w.st.Undelivered = slices.Delete(w.st.Undelivered, 0, n)
 	updates := markerSet(ctx, &w.updating, eventUpdates)
-	local := updates && markerSet(ctx, &w.local, eventsLocal)
 	w.sending++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		var ok bool
 		if updates {
-			ok = reportEvents(ctx, w.st.Tournament, batch, local)
+			ok = reportEvents(ctx, w.st.Tournament, batch)
 		} else {
 			ok = retrySignal(ctx, w.st.Tournament, TableEventsSignal, batch, nil)
 		}
@@ -488,24 +482,9 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 // reportEvents runs ReportTableEvents and reports whether the section took the batch in. The
 // tries are those of a signal's (retrySignal); a section that is over takes nothing more, and
 // the batch is kept, as one whose signal failed.
-//
-// From the marker eventsLocal it runs as a local activity, in the worker that runs the table's
-// task, which waits for it: an activity's start and end were two more requests on the table's
-// state at the server and a task of its own to hear the end, for each batch (6,742 activities of
-// a paced 10,000's first 2 minutes 50 seconds, as many as its tables' reports and more than half
-// its order signals). A worker that dies with it running leaves the task to time out; the next
-// runs it again, and the Update's ID makes a batch sent twice count once.
-func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent, local bool) bool {
-	var err error
-	if local {
-		opts := reportOptions(0)
-		actx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-			StartToCloseTimeout: opts.StartToCloseTimeout, RetryPolicy: opts.RetryPolicy})
-		err = workflow.ExecuteLocalActivity(actx, ReportTableEvents, section, batch).Get(ctx, nil)
-	} else {
-		actx := workflow.WithActivityOptions(ctx, reportOptions(0))
-		err = workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch).Get(ctx, nil)
-	}
+func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) bool {
+	actx := workflow.WithActivityOptions(ctx, reportOptions(0))
+	err := workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch).Get(ctx, nil)
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("events not taken", "section", section, "events", len(batch), "error", err)
 	}
