@@ -98,9 +98,7 @@ func (f *floorSim) flush() {
 		if tr := f.s.Table(b.Table); tr != nil {
 			tr.Unacked = append(tr.Unacked, b.Orders...)
 		}
-	}
-	if f.onFlush != nil {
-		for _, b := range f.s.Outbox {
+		if f.onFlush != nil {
 			f.onFlush(b)
 		}
 	}
