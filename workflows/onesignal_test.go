@@ -21,9 +21,8 @@ import (
 // signal to that table has been delivered (what is queued meanwhile goes in the next one), so
 // that no table gets its orders out of sequence and is sent them all again for the gap
 // (director.MergeOutbox): every signal of orders a table takes starts at most one past the last
-// order it had (a run continued as new may be sent again what it had). From
-// director.PaceLocalSignals the sections send them from a local activity, whose start their
-// histories do not record, so the tables' histories are read. It also counts the level orders
+// order it had (a run continued as new may be sent again what it had). The tables' histories are
+// read: they have every signal, whichever way it was sent. It also counts the level orders
 // among them, which a simulation's tables do not apply (they keep the schedule by their own
 // hands: docs/design.md).
 func TestOneOrderSignalOnItsWay(t *testing.T) {

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -285,12 +284,9 @@ func tableOf(t *testing.T, inputs map[floor.TableID]director.TableState, id stri
 	return 0
 }
 
-// onOrders has the orders a section (or a tournament of one) sends its tables (SignalOrders,
-// from director.PaceLocalSignals) taken by took, each delivered after on the workflow's clock.
+// onOrders has the orders a section (or a tournament of one) signals its tables taken by took,
+// each delivered after on the workflow's clock.
 func onOrders(env *testsuite.TestWorkflowEnvironment, after time.Duration, took func(table string, orders []director.Order)) {
-	env.OnActivity(SignalOrders, mock.Anything, mock.Anything, mock.Anything).After(after).Return(
-		func(_ context.Context, table string, orders []director.Order) error {
-			took(table, orders)
-			return nil
-		})
+	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(after).Return(nil).
+		Run(func(args mock.Arguments) { took(args.String(1), args.Get(4).([]director.Order)) })
 }

@@ -88,9 +88,10 @@ type runLimits struct {
 	// sectionOrders counts the tournament's order signals a section's run took.
 	sectionOrders int
 	// orderCommands counts the order signals to tables the run sent as commands of its own
-	// (none from director.PaceLocalSignals: a local activity sends them, SignalOrders);
-	// eventActivities a table's events sent by an activity (ReportTableEvents); locals the local
-	// activities' markers.
+	// (every one from director.PaceCommandSignals; from a local activity, SignalOrders, between
+	// director.PaceLocalSignals and it); eventActivities a table's events sent by an activity
+	// (ReportTableEvents); locals the local activities' markers (none: a local activity's side
+	// effect leaves before the task that decided it is recorded).
 	orderCommands, eventActivities, locals int
 	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
 	// how long they took from their scheduling to their completion, in all and the longest.
@@ -793,8 +794,8 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	if reportSignals > 0 {
 		t.Errorf("%d sections' reports came to the tournament as signals; expected every one an Update (director.PaceReportUpdate)", reportSignals)
 	}
-	if orderCommands > 0 || locals == 0 {
-		t.Errorf("%d order signals sent to tables as commands, %d local activities: expected none and some (director.PaceLocalSignals)",
+	if orderCommands == 0 || locals > 0 {
+		t.Errorf("%d order signals sent to tables as commands, %d local activities: expected every order a command and no local activity (director.PaceCommandSignals)",
 			orderCommands, locals)
 	}
 	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v; %d local activities, %d tables' events sent by activities",

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -37,19 +36,17 @@ func TestSectionEndSendsACloseHeldBehindASignal(t *testing.T) {
 	const signalTakes = 10 * time.Second
 	start := env.Now()
 	closedAt := map[floor.TableID]time.Duration{}
-	record := func(_ context.Context, table string, orders []director.Order) error {
-		n := tableOf(t, inputs, table)
-		if slices.ContainsFunc(orders, func(o director.Order) bool { return o.Close != nil }) {
+	record := func(args mock.Arguments) {
+		n := tableOf(t, inputs, args.String(1))
+		if slices.ContainsFunc(args.Get(4).([]director.Order), func(o director.Order) bool { return o.Close != nil }) {
 			if _, ok := closedAt[n]; !ok {
 				closedAt[n] = env.Now().Sub(start)
 			}
 		}
-		return nil
 	}
-	// The orders go from a local activity (SignalOrders, director.PaceLocalSignals).
-	env.OnActivity(SignalOrders, mock.Anything, director.TableWorkflowID(first.ID, slow), mock.Anything).
-		After(signalTakes).Return(record).Once()
-	env.OnActivity(SignalOrders, mock.Anything, mock.Anything, mock.Anything).Return(record)
+	env.OnSignalExternalWorkflow(mock.Anything, director.TableWorkflowID(first.ID, slow), "", OrdersSignal, mock.Anything).
+		After(signalTakes).Return(nil).Run(record).Once()
+	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).Return(nil).Run(record)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(SectionOrdersSignal, []director.Numbered[director.SectionOrder]{{Seq: 1, Msg: director.SectionOrder{Close: true}}})
 	}, time.Second)

@@ -589,7 +589,7 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 		// A table that was told to close may be gone: a few attempts, then nothing is lost.
 		gone := func() bool { return tableGone(w.s, id) }
 		var sent bool
-		if w.s.Pace >= director.PaceLocalSignals {
+		if w.s.Pace >= director.PaceLocalSignals && w.s.Pace < director.PaceCommandSignals {
 			sent = retrySend(ctx, workflowID, OrdersSignal, func(ctx workflow.Context) error {
 				return signalOrders(ctx, workflowID, orders)
 			}, gone)

@@ -175,8 +175,9 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 }
 
 // SignalOrders is the local activity that signals a table's workflow its orders (OrdersSignal)
-// through the client, for a section or a tournament of one from director.PaceLocalSignals
-// (signalOrders). One try: the workflow's retrySend tries again.
+// through the client, for a section or a tournament of one recorded from director.PaceLocalSignals
+// and before director.PaceCommandSignals (signalOrders); it stays for their histories to replay.
+// One try: the workflow's retrySend tries again.
 func SignalOrders(ctx context.Context, table string, orders []director.Order) error {
 	return activity.GetClient(ctx).SignalWorkflow(ctx, table, "", OrdersSignal, orders)
 }
@@ -187,6 +188,10 @@ func SignalOrders(ctx context.Context, table string, orders []director.Order) er
 // at x60 its 12 sections sent 12,572 order signals, and took 12,418 such events beside their
 // 13,592 tasks. Sent from a local activity, the signal is a request on the table's workflow
 // alone, and the sender's task records its end as a marker.
+//
+// But the signal leaves before the task that decided it is recorded: a run whose task is lost
+// decides again, on other news, and sends other orders under the same numbers (the pace of
+// director.PaceCommandSignals says more). Runs from that pace send them as commands again.
 func signalOrders(ctx workflow.Context, table string, orders []director.Order) error {
 	actx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		StartToCloseTimeout: signalTry, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1}})

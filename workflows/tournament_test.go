@@ -67,11 +67,6 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 			}, batch)
 			return nil
 		})
-	// The orders go to the tables' workflows as SignalOrders sends them (director.PaceLocalSignals).
-	env.OnActivity(SignalOrders, mock.Anything, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, table string, orders []director.Order) error {
-			return env.SignalWorkflowByID(table, OrdersSignal, orders)
-		})
 	return env
 }
 

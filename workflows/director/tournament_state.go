@@ -878,7 +878,12 @@ func (s *TournamentState) Resend() {
 // tables finish their batch; PaceLocalSignals the one from which the run sends its tables' orders
 // from a local activity through the client (SignalOrders) rather than as its own command: each
 // signal sent as a command came back to the run as an event and a task of its own, and took its
-// lock at the server twice.
+// lock at the server twice; PaceCommandSignals the one from which they go as the run's commands
+// again: a local activity's signal leaves before the task that decided it is recorded, and a run
+// whose task is lost (its worker killed) decides again on other news and sends other orders under
+// the same numbers, which the table, having applied the first, drops (TestRunResumesAfterKills
+// stalled so on CI on 6 December: tables had applied order 9 of a tournament whose records said
+// it had sent them 1).
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
@@ -905,8 +910,9 @@ const (
 	PaceEndWakes        = 23
 	PacePacedHoldsNone  = 24
 	PaceLocalSignals    = 25
+	PaceCommandSignals  = 26
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceLocalSignals
+	PaceLatest = PaceCommandSignals
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
