@@ -632,7 +632,10 @@ func TestDirectorToolsInSectionsEndToEnd(t *testing.T) { // rules R1, R3, R4, R6
 // clock and lets them report: they wait, paused, before their first hand, and apply orders.
 func startPaused(t *testing.T, c client.Client, check *checkingController, id string, spec TournamentSpec) *toolsRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	// A deadline for a machine five times slower than one alone: the run in sections took 98 to
+	// 280 s alone (its add-on attempts wait out toolWait), and 8 minutes ran out beside a second
+	// suite (6 December, a clean clone's CI run beside make test).
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	t.Cleanup(cancel)
 	r := &toolsRun{t: t, ctx: ctx, c: c, check: check, release: check.holdAt(0)}
 	t.Cleanup(func() { r.release() })
