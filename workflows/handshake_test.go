@@ -244,9 +244,9 @@ func onTableEvents(env *testsuite.TestWorkflowEnvironment, told func(director.Ta
 func onTableEventsAfter(env *testsuite.TestWorkflowEnvironment, failures int, took func([]director.TableEvent)) {
 	env.RegisterActivityWithOptions(ReportTableEvents, activity.RegisterOptions{Name: ReportTableEventsActivity})
 	if failures > 0 {
-		env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(errors.New("unavailable")).Times(failures)
+		env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(nil, errors.New("unavailable")).Times(failures)
 	}
-	env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(nil).Run(func(args mock.Arguments) {
+	env.OnActivity(ReportTableEventsActivity, mock.Anything, "t", mock.Anything).Return(nil, nil).Run(func(args mock.Arguments) {
 		took(args.Get(2).([]director.TableEvent))
 	})
 }

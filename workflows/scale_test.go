@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -93,6 +94,9 @@ type runLimits struct {
 	// (ReportTableEvents); locals the local activities' markers (none: a local activity's side
 	// effect leaves before the task that decided it is recorded).
 	orderCommands, eventActivities, locals int
+	// replies counts the Updates of a table's events the run answered with orders
+	// (director.PaceOrdersInReply).
+	replies int
 	// reports, reportWait and slowestReport: a section's reports (ReportSection activities) and
 	// how long they took from their scheduling to their completion, in all and the longest.
 	reports                   int
@@ -219,6 +223,12 @@ func limitsOf(ctx context.Context, c client.Client, id, run string) (runLimits, 
 			l.completed = true
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
 			l.updates++
+		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED:
+			// A table's events answered with orders (director.PaceOrdersInReply): a JSON list,
+			// not null.
+			if p := ev.GetWorkflowExecutionUpdateCompletedEventAttributes().GetOutcome().GetSuccess().GetPayloads(); len(p) > 0 && bytes.HasPrefix(p[0].GetData(), []byte("[")) {
+				l.replies++
+			}
 
 		case enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
 			switch ev.GetWorkflowExecutionSignaledEventAttributes().GetSignalName() {
@@ -717,7 +727,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 	sectionOrders := 0                // the tournament's order signals the sections' runs took
 	updatesByKind := map[string]int{} // the most Updates one run of each kind accepted
 	reportSignals := 0
-	var orderCommands, eventActivities, locals int
+	var orderCommands, eventActivities, locals, replies int
 	var reports runLimits // the sections' reports: their count, time in all, the slowest
 	for _, l := range runs {
 		reports.reports += l.reports
@@ -727,6 +737,7 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		updatesByKind[l.kind] = max(updatesByKind[l.kind], l.updates)
 		reportSignals += l.reportSignals
 		orderCommands, eventActivities, locals = orderCommands+l.orderCommands, eventActivities+l.eventActivities, locals+l.locals
+		replies += l.replies
 		if l.updates > maxRunUpdates {
 			t.Errorf("%s run %s accepted %d Updates (the server takes at most %d in a run)", l.id, l.run, l.updates, maxRunUpdates)
 		}
@@ -798,8 +809,14 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		t.Errorf("%d order signals sent to tables as commands, %d local activities: expected every order a command and no local activity (director.PaceCommandSignals)",
 			orderCommands, locals)
 	}
-	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v; %d local activities, %d tables' events sent by activities",
-		len(runs), byKind, notStarted, updatesByKind, locals, eventActivities)
+	if tables := (entries + 8) / 9; replies == 0 && tables > director.BarrierTables {
+		// Without barriers (a seeded field of more than BarrierTables tables) a table's credit,
+		// its seats and moves are often decided on its own events. At barriers the orders come
+		// with the horizon, on news from the whole field, and go as signals.
+		t.Errorf("no table's events answered with orders in a field of %d tables; expected the orders that may go to a table at once to go so (director.PaceOrdersInReply)", tables)
+	}
+	t.Logf("%d runs read (%v), %d workflows not started; the most Updates in one run %v; %d local activities, %d tables' events sent by activities, %d answered with orders, %d order signals",
+		len(runs), byKind, notStarted, updatesByKind, locals, eventActivities, replies, orderCommands)
 	if reports.reports > 0 {
 		t.Logf("%d sections' reports taken by the tournament, each %v on average from its sending to its taking in, at most %v",
 			reports.reports, (reports.reportWait / time.Duration(reports.reports)).Round(time.Millisecond), reports.slowestReport.Round(time.Millisecond))

@@ -158,7 +158,8 @@ const quietCloseWait = 2 * QuietWait
 // one from which the run reads its markers before it sets its report's handler; closeTells the
 // one of a close told after the quiet (quietClose); eventBatches the one of events sent in
 // batches, one signal at a time (deliverBatch); eventUpdates the one of those batches sent as
-// Updates (deliverBatch).
+// Updates (deliverBatch); ordersInReply the one whose events say it takes the orders its section
+// answers those Updates with (director.TableEvent.Replies).
 const (
 	continueHandshake = "continue-handshake"
 	sectionQuiet      = "section-quiet"
@@ -166,6 +167,7 @@ const (
 	closeTells        = "close-tells"
 	eventBatches      = "event-batches"
 	eventUpdates      = "event-updates"
+	ordersInReply     = "orders-in-reply"
 )
 
 // readMarkers reads the run's version markers that its report's handler depends on. From
@@ -186,19 +188,24 @@ func (w *tableWorkflow) drain(ctx workflow.Context) {
 		if !w.orders.ReceiveAsync(&batch) {
 			break
 		}
-		for _, o := range batch {
-			if o.Continue != nil && o.Seq > w.before && w.asked {
-				w.continueSeq = max(w.continueSeq, o.Seq)
-			}
-		}
-		if w.quiets(ctx) {
-			w.st.NoteQuiet(batch)
-		}
-		w.st.AddOrders(batch)
+		w.take(ctx, batch)
 	}
 	if silent && !w.st.Silent() {
 		w.resend(ctx)
 	}
+}
+
+// take takes in orders that came (by signal, or in the answer to an Update of events).
+func (w *tableWorkflow) take(ctx workflow.Context, batch []director.Order) {
+	for _, o := range batch {
+		if o.Continue != nil && o.Seq > w.before && w.asked {
+			w.continueSeq = max(w.continueSeq, o.Seq)
+		}
+	}
+	if w.quiets(ctx) {
+		w.st.NoteQuiet(batch)
+	}
+	w.st.AddOrders(batch)
 }
 
 // released: the section has answered this run's ask with its Order.Continue, and the table has
@@ -254,7 +261,10 @@ type tableWorkflow struct {
 	batched int
 	// updating is 1 when the run's batches go as Updates (deliverBatch), -1 when as signals, 0
 	// until the run has asked its marker.
-	updating       int
+	updating int
+	// replies is 1 when the run's events say it takes its section's orders in the answer to
+	// their Update (ordersInReply), -1 when not, 0 until the run has asked its marker.
+	replies        int
 	continueSeq    int
 	before         int
 	timerCancelled bool
@@ -364,6 +374,7 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 // there too, but the one that answers the section's Order.Quiet, which goes with those before it.
 func (w *tableWorkflow) send(ctx workflow.Context, ev director.TableEvent) {
 	ev.CanQuiet = w.quiets(ctx)
+	ev.Replies = markerSet(ctx, &w.replies, ordersInReply)
 	w.st.Undelivered = append(w.st.Undelivered, ev)
 	if ev.Quiet == 0 {
 		w.resend(ctx)
@@ -466,7 +477,19 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		var ok bool
 		if updates {
-			ok = reportEvents(ctx, w.st.Tournament, batch)
+			var orders []director.Order
+			replies := batch[len(batch)-1].Replies
+			w.st.Replying = replies
+			orders, ok = reportEvents(ctx, w.st.Tournament, batch)
+			w.st.Replying = false
+			if len(orders) > 0 {
+				// The section's answer: orders, as a signal brings them (drain).
+				silent := w.st.Silent()
+				w.take(ctx, orders)
+				if silent && !w.st.Silent() {
+					w.resend(ctx)
+				}
+			}
 		} else {
 			ok = retrySignal(ctx, w.st.Tournament, TableEventsSignal, batch, nil)
 		}
@@ -479,16 +502,24 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	})
 }
 
-// reportEvents runs ReportTableEvents and reports whether the section took the batch in. The
+// reportEvents runs ReportTableEvents and reports whether the section took the batch in, with
+// the orders it answered (for a batch that says the table takes them: TableEvent.Replies). The
 // tries are those of a signal's (retrySignal); a section that is over takes nothing more, and
 // the batch is kept, as one whose signal failed.
-func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) bool {
+func reportEvents(ctx workflow.Context, section string, batch []director.TableEvent) ([]director.Order, bool) {
 	actx := workflow.WithActivityOptions(ctx, reportOptions(0))
-	err := workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch).Get(ctx, nil)
+	f := workflow.ExecuteActivity(actx, ReportTableEventsActivity, section, batch)
+	var orders []director.Order
+	var err error
+	if batch[len(batch)-1].Replies {
+		err = f.Get(ctx, &orders)
+	} else {
+		err = f.Get(ctx, nil)
+	}
 	if err != nil {
 		workflow.GetLogger(ctx).Warn("events not taken", "section", section, "events", len(batch), "error", err)
 	}
-	return err == nil
+	return orders, err == nil
 }
 
 // maxEventBatch bounds the events in one batch (Update or signal): about a kilobyte each at nine seats,

@@ -128,10 +128,15 @@ func runFloor(ctx workflow.Context, s *director.TournamentState, resumed bool) e
 	// Events are taken from the channel only by ReceiveAsync (see TableWorkflow).
 	w.events = tableNews{one: workflow.GetSignalChannel(ctx, TableEventSignal), batches: workflow.GetSignalChannel(ctx, TableEventsSignal)}
 	// From a table's marker eventUpdates its events come as Updates (ReportTableEvents), taken
-	// in here and processed with the signals' at the run's next step.
-	if err := workflow.SetUpdateHandler(ctx, TableEventsUpdate, func(ctx workflow.Context, batch []director.TableEvent) error {
+	// in here and processed with the signals' at the run's next step; from
+	// director.PaceOrdersInReply, for a table that takes them so, processed here, and the orders
+	// that may go to the table now are the answer (reply).
+	if err := workflow.SetUpdateHandler(ctx, TableEventsUpdate, func(ctx workflow.Context, batch []director.TableEvent) ([]director.Order, error) {
 		w.inbox = append(w.inbox, batch...)
-		return nil
+		if len(batch) == 0 || !batch[len(batch)-1].Replies || w.s.Pace < director.PaceOrdersInReply {
+			return nil, nil
+		}
+		return w.reply(ctx, batch[0].Table), nil
 	}); err != nil {
 		return err
 	}
@@ -604,6 +609,21 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 			w.quietDelivered(ctx, orders)
 		}
 	})
+}
+
+// reply does the floor's work on the news in (a table's events just taken, with whatever else
+// came) and takes the orders that may go to table id now, for the answer to its events' Update
+// (director.TournamentState.Reply): none while a signal of orders to it is on its way (they go
+// after it, in one signal, as before), or while the run holds its orders to continue as new. The
+// answer leaves the server only once the task that completes the Update is recorded, with the
+// decision it carries. The run's loop steps again for the other tables' orders.
+func (w *tournamentWorkflow) reply(ctx workflow.Context, id floor.TableID) []director.Order {
+	w.process(ctx)
+	w.wake = true
+	if w.inflight[id] > 0 || w.continueAsNewDue(ctx) && !w.s.Finished {
+		return nil
+	}
+	return w.s.Reply(id)
 }
 
 // tableGone: table id was told to close, or is no longer on the books at all (a section forgets

@@ -171,7 +171,7 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 		UpdateID:   reportID(r),
 		UpdateName: SectionEventsUpdate,
 		Args:       []any{r},
-	}, "tournament", tournamentGone)
+	}, "tournament", tournamentGone, nil)
 }
 
 // SignalOrders is the local activity that signals a table's workflow its orders (OrdersSignal)
@@ -209,21 +209,26 @@ const ReportTableEventsActivity = "ReportTableEvents"
 // its tournament of one section) as a TableEventsUpdate, and returns once the section has taken
 // them in; a table from its marker eventUpdates sends its events so (deliverBatch). The Update's
 // ID names the table and its events' numbers: the server takes a batch sent again once in a run,
-// and the section drops what a continued run sees again by the events' numbers.
-func ReportTableEvents(ctx context.Context, section string, batch []director.TableEvent) error {
+// and the section drops what a continued run sees again by the events' numbers. It returns the
+// orders the section answers with (from director.PaceOrdersInReply, for a batch whose events say
+// the table takes them: TableEvent.Replies); the same Update sent again to the same run is
+// answered the same.
+func ReportTableEvents(ctx context.Context, section string, batch []director.TableEvent) ([]director.Order, error) {
 	if len(batch) == 0 {
-		return nil
+		return nil, nil
 	}
-	return updateUntilTaken(ctx, client.UpdateWorkflowOptions{
+	var orders []director.Order
+	err := updateUntilTaken(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: section,
 		UpdateID:   fmt.Sprintf("table-%d-events-%d-%d", batch[0].Table, batch[0].Seq, batch[len(batch)-1].Seq),
 		UpdateName: TableEventsUpdate,
 		Args:       []any{batch},
-	}, "section", sectionGone)
+	}, "section", sectionGone, &orders)
+	return orders, err
 }
 
 // updateUntilTaken sends the Update opts (waiting for its completion) and returns once the
-// workflow has taken it in, or with an error of type gone when the workflow is over (what names
+// workflow has taken it in (its answer decoded into result, unless nil), or with an error of type gone when the workflow is over (what names
 // it in the message). The server refuses an Update while ten of the run's are in flight
 // (ResourceExhausted): each try is given reportTry, the client's own retries within it, and then
 // another follows at once, so that a slot freed is taken within a second or so, not after the
@@ -235,7 +240,7 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 // 112 sections' tries every three seconds stopped taking any report at all (pokerfloor run
 // --players 100000). A process has at most updatesInFlight of them on one workflow at once
 // (updateTries): a refusal clears the run's state in the server.
-func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string) error {
+func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string, result any) error {
 	c := activity.GetClient(ctx)
 	// A try may wait long (a busy workflow, ten Updates in flight): the activity heartbeats all
 	// along, so that one whose worker died (a process killed) is tried again after
@@ -275,7 +280,7 @@ func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, wh
 		tctx, cancel := context.WithTimeout(ctx, try)
 		h, err := c.UpdateWorkflow(tctx, opts)
 		if err == nil {
-			err = h.Get(tctx, nil)
+			err = h.Get(tctx, result)
 		}
 		timedOut := tctx.Err() != nil
 		cancel()

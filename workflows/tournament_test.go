@@ -58,16 +58,35 @@ func newTournamentEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env.OnActivity(CreateTablesActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(DeleteTableActivity, mock.Anything, mock.Anything).Return(nil)
 	env.OnActivity(ReplaceTableActivity, mock.Anything, mock.Anything).Return(nil)
-	// The tables' events go to the tournament as its Update, as ReportTableEvents gives them.
+	// The tables' events go to the tournament as its Update, as ReportTableEvents gives them,
+	// and its answer back to the table.
 	env.OnActivity(ReportTableEventsActivity, mock.Anything, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, _ string, batch []director.TableEvent) error {
-			env.UpdateWorkflow(TableEventsUpdate, "", &testsuite.TestUpdateCallback{
-				OnReject:   func(err error) { t.Errorf("the tables' events refused: %v", err) },
-				OnComplete: func(any, error) {},
-			}, batch)
-			return nil
+		func(_ context.Context, _ string, batch []director.TableEvent) ([]director.Order, error) {
+			return updateTournament(t, env, batch)
 		})
 	return env
+}
+
+// updateTournament gives the tournament a table's events as ReportTableEvents does, and returns
+// its answer once it has taken them.
+func updateTournament(t *testing.T, env *testsuite.TestWorkflowEnvironment, batch []director.TableEvent) ([]director.Order, error) {
+	type answer struct {
+		orders []director.Order
+		err    error
+	}
+	done := make(chan answer, 1)
+	env.UpdateWorkflow(TableEventsUpdate, "", &testsuite.TestUpdateCallback{
+		OnReject: func(err error) {
+			t.Errorf("the tables' events refused: %v", err)
+			done <- answer{err: err}
+		},
+		OnComplete: func(result any, err error) {
+			orders, _ := result.([]director.Order)
+			done <- answer{orders, err}
+		},
+	}, batch)
+	a := <-done
+	return a.orders, a.err
 }
 
 // at runs f on the workflow's clock, d after the start.

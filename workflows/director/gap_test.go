@@ -80,3 +80,26 @@ func TestTableTellsAGapAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestGapNotToldWhileTheReplyIsOnItsWay: while an Update of the table's events that its section
+// may answer with orders is on its way (Replying), a gap is no news and no event tells it: the
+// missing orders may be in that answer, a later signal having come first. Once the answer is in
+// and the gap is still there, it is told.
+func TestGapNotToldWhileTheReplyIsOnItsWay(t *testing.T) {
+	st := TableState{Number: 4, TellGaps: true, Replying: true}
+	st.AddOrders([]Order{{Seq: 2, Pause: new(bool)}}) // a signal after the answer, come first
+	var ev TableEvent
+	st.ApplyOrders(&ev)
+	if st.Event(&ev, 0, simStart) {
+		t.Fatalf("a gap told while the answer is on its way: %+v", ev)
+	}
+	ev = TableEvent{Seated: []string{"p1"}} // other news: told, without the gap
+	if !st.Event(&ev, 0, simStart) || ev.Gap != 0 {
+		t.Fatalf("news while the answer is on its way: event %+v, want it told without the gap", ev)
+	}
+	st.Replying = false // the answer came without order 1
+	ev = TableEvent{}
+	if !st.Event(&ev, 0, simStart) || ev.Gap != 2 {
+		t.Errorf("the answer is in and order 1 still missing: event %+v, want the gap told", ev)
+	}
+}

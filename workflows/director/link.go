@@ -474,3 +474,44 @@ func (t *TopState) EndQuiets() bool {
 	}
 	return ended
 }
+
+// Reply takes the orders queued for table id that may go to it now as the answer to the Update
+// that carried its events (from PaceOrdersInReply; the caller has made sure that no signal of
+// orders to it is on its way and that the run is not holding its orders to continue as new):
+// they are noted sent, as a signal's are (Unacked, Signalled), and a run that continues as new
+// before the table has applied them sends them again (Resend). Orders that take part in a
+// handshake (Order.Continue, Order.Quiet and the end of a quiet, Order.Close) go only by signal,
+// whose delivery the run waits for: with one of them queued, nothing is taken.
+func (s *TournamentState) Reply(id floor.TableID) []Order {
+	tr := s.Table(id)
+	if s.Pace < PaceOrdersInReply || tr == nil || !tr.Started || tr.Drops() {
+		return nil
+	}
+	s.Outbox = MergeOutbox(s.Outbox)
+	i := slices.IndexFunc(s.Outbox, func(b TableOrders) bool { return b.Table == id })
+	if i < 0 || slices.ContainsFunc(s.Outbox[i].Orders, func(o Order) bool {
+		return o.Continue != nil || o.Quiet != nil || o.Close != nil
+	}) {
+		return nil
+	}
+	var now, later []Order
+	for _, o := range s.Outbox[i].Orders {
+		if tr.HoldsOrder(o) {
+			later = append(later, o)
+		} else {
+			now = append(now, o)
+		}
+	}
+	if len(later) > 0 {
+		s.Outbox[i].Orders = later
+	} else {
+		s.Outbox = slices.Delete(s.Outbox, i, i+1)
+	}
+	if len(now) == 0 {
+		return nil
+	}
+	tr.Unacked = append(tr.Unacked, now...)
+	tr.Lost = false
+	s.Signalled(id, now)
+	return now
+}

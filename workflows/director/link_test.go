@@ -469,3 +469,65 @@ func TestMergeOutboxOneBatchATable(t *testing.T) {
 		t.Error("an empty queue merged into something")
 	}
 }
+
+// TestOrdersGoInTheReply: from PaceOrdersInReply the orders queued for a table go back as the
+// answer to its events (Reply): noted sent and unacknowledged, as a signal's, and sent again by a
+// run that continues as new before the table applied them; orders of a handshake (Order.Continue,
+// Order.Quiet, a Close) and orders held for the table's continue-as-new stay for a signal; and a
+// run recorded before the pace takes none.
+func TestOrdersGoInTheReply(t *testing.T) {
+	s, err := NewTournamentState("t", simSpec(18), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.Tables[0].ID
+	tr := s.Table(id)
+	tr.Started = true
+	s.Outbox = nil
+	credit := int64(5)
+	s.order(id, Order{Credit: &credit})
+	s.order(s.Tables[1].ID, Order{Credit: &credit}) // another table's: it stays
+	s.Pace = PaceCommandSignals
+	if got := s.Reply(id); got != nil || len(s.Outbox) != 2 {
+		t.Fatalf("before PaceOrdersInReply: reply %+v, %d batches left; expected none taken", got, len(s.Outbox))
+	}
+	s.Pace = PaceOrdersInReply
+	got := s.Reply(id)
+	if len(got) != 1 || got[0].Credit == nil || *got[0].Credit != credit {
+		t.Fatalf("reply %+v; expected the credit order", got)
+	}
+	if len(s.Outbox) != 1 || s.Outbox[0].Table == id || !slices.Equal(tr.Unacked, got) {
+		t.Fatalf("after the reply: outbox %+v, unacked %+v; expected the other table's batch, and the reply unacknowledged", s.Outbox, tr.Unacked)
+	}
+	if again := s.Reply(id); again != nil {
+		t.Fatalf("a second reply with nothing queued: %+v", again)
+	}
+	s.Resend() // the run continues as new before the table applied it
+	if i := slices.IndexFunc(s.Outbox, func(b TableOrders) bool { return b.Table == id }); i < 0 || !slices.Equal(s.Outbox[i].Orders, got) {
+		t.Fatalf("outbox %+v after a continue-as-new: the reply is not sent again", s.Outbox)
+	}
+	s.Outbox, tr.Unacked = nil, nil
+
+	// Orders of a handshake go by signal (its delivery is waited for), the orders with them too.
+	for _, o := range []Order{{Close: &CloseTableOrder{}}, {Quiet: new(bool)}, {Continue: new(bool)}} {
+		s.Outbox = nil
+		s.order(id, Order{Credit: &credit})
+		s.order(id, o)
+		if got := s.Reply(id); got != nil {
+			t.Errorf("reply %+v with %+v queued; expected it left for a signal", got, o)
+		}
+	}
+	// A table that asked to continue as new: its orders are held.
+	s.Outbox = nil
+	s.order(id, Order{Credit: &credit})
+	tr.Continue = ContinueAsked
+	if got := s.Reply(id); got != nil || len(s.Outbox) != 1 {
+		t.Errorf("reply %+v to a table continuing as new; expected its orders held", got)
+	}
+	tr.Continue = ContinueNone
+	// A table whose Close went takes nothing more.
+	tr.CloseSent = true
+	if got := s.Reply(id); got != nil {
+		t.Errorf("reply %+v to a table whose Close went", got)
+	}
+}

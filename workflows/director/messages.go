@@ -174,6 +174,9 @@ type TableEvent struct {
 	// order past that one comes.
 	CanQuiet bool `json:"canQuiet,omitempty"`
 	Quiet    int  `json:"quiet,omitempty"`
+	// Replies says the table's run takes the orders its section answers its events' Update with
+	// (from PaceOrdersInReply; the workflows' TableEventsUpdate).
+	Replies bool `json:"replies,omitempty"`
 	// Gap is the Seq of the first order the table holds past one it never received (0: none):
 	// the orders from Acked+1 to Gap-1 are missing, and the table applies nothing until they come
 	// (TournamentState.resendGaps sends them again).

@@ -76,6 +76,10 @@ type TableState struct {
 	// events as they were); ReportedGap is the Gap the last event told.
 	TellGaps    bool `json:"tellGaps,omitempty"`
 	ReportedGap int  `json:"reportedGap,omitempty"`
+	// Replying: an Update of the table's events that its section may answer with orders is on
+	// its way (PaceOrdersInReply): a gap in its orders may be those, a signal sent after them
+	// having come first, so it is not news until the answer is in.
+	Replying bool `json:"replying,omitempty"`
 	// SkipHeld: a hand-for-hand round the table is held in counts as skipped (set by tournaments
 	// from PaceHeldSkip; a table started before waits for its release, as it did).
 	SkipHeld bool `json:"skipHeld,omitempty"`
@@ -664,7 +668,7 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 		(t.Heartbeat > 0 && !now.Before(t.LastEventAt.Add(t.Heartbeat))) || // alive: the tournament's deadline (Deadline)
 		(t.ReportEvery > 0 && t.HandsPlayed-t.ReportedHands >= int64(t.ReportEvery)) ||
 		(t.Credit > 0 && t.HandNumber >= t.Credit && t.HandsPlayed != t.ReportedHands) || // out of credit
-		(t.TellGaps && t.Gap() != t.ReportedGap) || t.QuietOwed
+		(t.TellGaps && !t.Replying && t.Gap() != t.ReportedGap) || t.QuietOwed
 	if !news {
 		return false
 	}
@@ -673,6 +677,9 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	}
 	t.EventSeq++
 	ev.Table, ev.Seq, ev.Acked, ev.Gap = t.Number, t.EventSeq, t.Acked, t.Gap()
+	if t.Replying {
+		ev.Gap = t.ReportedGap // a gap now may be the answer on its way: told once that is in
+	}
 	ev.Hand, ev.HandsPlayed, ev.Level = t.HandNumber, t.HandsPlayed, t.LevelNumber
 	ft := t.FloorTable()
 	ev.Seats = make([]string, len(ft.Seats))

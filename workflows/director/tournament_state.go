@@ -883,7 +883,12 @@ func (s *TournamentState) Resend() {
 // whose task is lost (its worker killed) decides again on other news and sends other orders under
 // the same numbers, which the table, having applied the first, drops (TestRunResumesAfterKills
 // stalled so on CI on 6 December: tables had applied order 9 of a tournament whose records said
-// it had sent them 1).
+// it had sent them 1); PaceOrdersInReply the one from which the orders a table may be sent when
+// its events come in go back as the answer to the Update that carried them (the workflows'
+// TableEventsUpdate), when the table says it takes them so (TableEvent.Replies) and no signal
+// of orders to it is on its way: the answer leaves only once the task that decided it is
+// recorded, and it saves the signal's command, the event and task it brought back to the run,
+// and the table's task for it (a credit's round trip near the bubble was two tasks at each end).
 const (
 	PaceSlide           = 1
 	PaceResend          = 2
@@ -911,8 +916,9 @@ const (
 	PacePacedHoldsNone  = 24
 	PaceLocalSignals    = 25
 	PaceCommandSignals  = 26
+	PaceOrdersInReply   = 27
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceCommandSignals
+	PaceLatest = PaceOrdersInReply
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
