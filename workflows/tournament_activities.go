@@ -228,8 +228,8 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 }
 
 // updateUntilTaken sends the Update opts (waiting for its completion) and returns once the
-// workflow has taken it in (its answer decoded into result, unless nil), or with an error of type gone when the workflow is over (what names
-// it in the message). The server refuses an Update while ten of the run's are in flight
+// workflow has taken it in (its answer decoded into result, unless nil), or with an error of
+// type gone when the workflow is over (what names it in the message). The server refuses an Update while ten of the run's are in flight
 // (ResourceExhausted): each try is given reportTry, the client's own retries within it, and then
 // another follows at once, so that a slot freed is taken within a second or so, not after the
 // client's backoff of up to ten seconds (at 40,000 entries, 45 sections, a report waited 38 s on

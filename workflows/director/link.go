@@ -481,18 +481,26 @@ func (t *TopState) EndQuiets() bool {
 // they are noted sent, as a signal's are (Unacked, Signalled), and a run that continues as new
 // before the table has applied them sends them again (Resend). Orders that take part in a
 // handshake (Order.Continue, Order.Quiet and the end of a quiet, Order.Close) go only by signal,
-// whose delivery the run waits for: with one of them queued, nothing is taken.
+// whose delivery the run waits for: with one of them queued, nothing new is taken. The answer
+// also carries again the orders sent and not yet acknowledged but those of a handshake (the
+// table applies each once): an answer that never reached the table (its activity gave up after
+// the section had taken the events, which the table then sends again in another batch) is not
+// lost until the run continues as new.
 func (s *TournamentState) Reply(id floor.TableID) []Order {
 	tr := s.Table(id)
 	if s.Pace < PaceOrdersInReply || tr == nil || !tr.Started || tr.Drops() {
 		return nil
 	}
+	var again []Order
+	for _, o := range tr.Unacked {
+		if !handshakeOrder(o) && !tr.HoldsOrder(o) {
+			again = append(again, o)
+		}
+	}
 	s.Outbox = MergeOutbox(s.Outbox)
 	i := slices.IndexFunc(s.Outbox, func(b TableOrders) bool { return b.Table == id })
-	if i < 0 || slices.ContainsFunc(s.Outbox[i].Orders, func(o Order) bool {
-		return o.Continue != nil || o.Quiet != nil || o.Close != nil
-	}) {
-		return nil
+	if i < 0 || slices.ContainsFunc(s.Outbox[i].Orders, handshakeOrder) {
+		return again
 	}
 	var now, later []Order
 	for _, o := range s.Outbox[i].Orders {
@@ -508,10 +516,14 @@ func (s *TournamentState) Reply(id floor.TableID) []Order {
 		s.Outbox = slices.Delete(s.Outbox, i, i+1)
 	}
 	if len(now) == 0 {
-		return nil
+		return again
 	}
 	tr.Unacked = append(tr.Unacked, now...)
 	tr.Lost = false
 	s.Signalled(id, now)
-	return now
+	return append(again, now...)
 }
+
+// handshakeOrder: o takes part in a handshake between a run and its table (link.go), and goes
+// only by signal.
+func handshakeOrder(o Order) bool { return o.Continue != nil || o.Quiet != nil || o.Close != nil }
