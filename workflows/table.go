@@ -182,30 +182,35 @@ func (w *tableWorkflow) readMarkers(ctx workflow.Context) {
 // drain takes in the orders waiting in the channel, notes the section's Order.Continue, and
 // its Order.Quiet and the end of it: then the events kept go.
 func (w *tableWorkflow) drain(ctx workflow.Context) {
-	silent := w.st.Silent()
+	var batches [][]director.Order
 	for {
 		var batch []director.Order
 		if !w.orders.ReceiveAsync(&batch) {
 			break
 		}
-		w.take(ctx, batch)
+		batches = append(batches, batch)
+	}
+	w.take(ctx, batches...)
+}
+
+// take takes in batches of orders that came (by signal, or in the answer to an Update of
+// events); once they end the section's quiet, the events kept go.
+func (w *tableWorkflow) take(ctx workflow.Context, batches ...[]director.Order) {
+	silent := w.st.Silent()
+	for _, batch := range batches {
+		for _, o := range batch {
+			if o.Continue != nil && o.Seq > w.before && w.asked {
+				w.continueSeq = max(w.continueSeq, o.Seq)
+			}
+		}
+		if w.quiets(ctx) {
+			w.st.NoteQuiet(batch)
+		}
+		w.st.AddOrders(batch)
 	}
 	if silent && !w.st.Silent() {
 		w.resend(ctx)
 	}
-}
-
-// take takes in orders that came (by signal, or in the answer to an Update of events).
-func (w *tableWorkflow) take(ctx workflow.Context, batch []director.Order) {
-	for _, o := range batch {
-		if o.Continue != nil && o.Seq > w.before && w.asked {
-			w.continueSeq = max(w.continueSeq, o.Seq)
-		}
-	}
-	if w.quiets(ctx) {
-		w.st.NoteQuiet(batch)
-	}
-	w.st.AddOrders(batch)
 }
 
 // released: the section has answered this run's ask with its Order.Continue, and the table has
@@ -478,17 +483,11 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 		var ok bool
 		if updates {
 			var orders []director.Order
-			replies := batch[len(batch)-1].Replies
-			w.st.Replying = replies
+			w.st.Replying = batch[len(batch)-1].Replies
 			orders, ok = reportEvents(ctx, w.st.Tournament, batch)
 			w.st.Replying = false
 			if len(orders) > 0 {
-				// The section's answer: orders, as a signal brings them (drain).
-				silent := w.st.Silent()
-				w.take(ctx, orders)
-				if silent && !w.st.Silent() {
-					w.resend(ctx)
-				}
+				w.take(ctx, orders) // the section's answer: orders, as a signal brings them
 			}
 		} else {
 			ok = retrySignal(ctx, w.st.Tournament, TableEventsSignal, batch, nil)

@@ -435,14 +435,7 @@ func (w *tournamentWorkflow) send(ctx workflow.Context) {
 			kept = append(kept, b)
 			continue
 		}
-		var now, later []director.Order
-		for _, o := range b.Orders {
-			if t.HoldsOrder(o) {
-				later = append(later, o)
-			} else {
-				now = append(now, o)
-			}
-		}
+		now, later := t.SplitHeld(b.Orders)
 		if len(later) > 0 {
 			kept = append(kept, director.TableOrders{Table: b.Table, Orders: later})
 		}

@@ -229,12 +229,12 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 
 // updateUntilTaken sends the Update opts (waiting for its completion) and returns once the
 // workflow has taken it in (its answer decoded into result, unless nil), or with an error of
-// type gone when the workflow is over (what names it in the message). The server refuses an Update while ten of the run's are in flight
-// (ResourceExhausted): each try is given reportTry, the client's own retries within it, and then
-// another follows at once, so that a slot freed is taken within a second or so, not after the
-// client's backoff of up to ten seconds (at 40,000 entries, 45 sections, a report waited 38 s on
-// average so, the longest the activity's whole two minutes; with tries of a second, 7 s; at
-// 100,000 tries of three seconds hosted every table sooner than tries of one, 2:41 against 4:16,
+// type gone when the workflow is over (what names it in the message). The server refuses an
+// Update while ten of the run's are in flight (ResourceExhausted): each try is given reportTry,
+// the client's own retries within it, and then another follows at once, so that a slot freed
+// is taken within a second or so, not after the client's backoff of up to ten seconds (at
+// 40,000 entries, 45 sections, a report waited 38 s on average so, the longest the activity's
+// whole two minutes; with tries of a second, 7 s; at 100,000 tries of three seconds hosted every table sooner than tries of one, 2:41 against 4:16,
 // for the same 17 s a report). A try that times out makes the next longer, and a refused one
 // waits a little (growing, with jitter) before the next: a tournament whose tasks took 27 s under
 // 112 sections' tries every three seconds stopped taking any report at all (pokerfloor run

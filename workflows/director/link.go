@@ -189,6 +189,19 @@ func (tr *TableRecord) HoldsOrder(o Order) bool {
 	return false
 }
 
+// SplitHeld splits orders queued for tr into those that go now and those it holds (HoldsOrder),
+// each in their order.
+func (tr *TableRecord) SplitHeld(orders []Order) (now, later []Order) {
+	for _, o := range orders {
+		if tr.HoldsOrder(o) {
+			later = append(later, o)
+		} else {
+			now = append(now, o)
+		}
+	}
+	return now, later
+}
+
 // Signalled notes the orders the caller signals to table id. From PaceClosed, once they carry the
 // table's Close nothing more goes to it (Drops).
 // An order past the table's Order.Quiet ends its quiet (QuietSeq).
@@ -502,14 +515,7 @@ func (s *TournamentState) Reply(id floor.TableID) []Order {
 	if i < 0 || slices.ContainsFunc(s.Outbox[i].Orders, handshakeOrder) {
 		return again
 	}
-	var now, later []Order
-	for _, o := range s.Outbox[i].Orders {
-		if tr.HoldsOrder(o) {
-			later = append(later, o)
-		} else {
-			now = append(now, o)
-		}
-	}
+	now, later := tr.SplitHeld(s.Outbox[i].Orders)
 	if len(later) > 0 {
 		s.Outbox[i].Orders = later
 	} else {
