@@ -3,6 +3,7 @@ package director
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -526,5 +527,79 @@ func TestSilentTableIsReplaced(t *testing.T) {
 	}
 	if tr := f.s.Table(silent); tr.Replaced != replaced[silent] {
 		t.Errorf("table record counts %d replacements, %d made", tr.Replaced, replaced[silent])
+	}
+}
+
+// TestDeadlineFollowsTheField: when every table is heard from less often than its deadline (a
+// server that is the bottleneck: each table's report waits its turn), no table alive is replaced
+// for silence, and one that stops is still replaced, once it has been silent several of the
+// field's intervals (PaceFieldDeadline). Before that pace, the tables alive were replaced too:
+// the storm of the 100,000-entry run of 6 December.
+func TestDeadlineFollowsTheField(t *testing.T) {
+	for _, tc := range []struct {
+		pace      int
+		liveSpare bool
+	}{{PaceLatest, true}, {PaceFieldDeadline - 1, false}} {
+		t.Run(fmt.Sprintf("pace %d", tc.pace), func(t *testing.T) {
+			spec := simSpec(450)
+			spec.TableDeadline = time.Minute
+			f := newFloorSim(t, spec, 3)
+			f.s.Pace = tc.pace
+			f.s.Step(f.now)
+			f.flush()
+			// The tables report each second at first; from the second minute the interval grows
+			// to 150 s (about the 100,000-entry run's 4 to 12 minutes against its 5) and stays.
+			every := func(k int) time.Duration {
+				return time.Duration(min(150, max(1, (k-60)/4))) * time.Second
+			}
+			next := map[floor.TableID]time.Time{}
+			silent, stopAt, stopped := floor.TableID(2), 20*60, time.Time{}
+			replaced := map[floor.TableID][]time.Duration{}
+			for k := 0; k < 45*60 && !f.s.Finished; k++ {
+				f.deliver()
+				for _, id := range sortedIDs(f.tables) {
+					if id == silent && k >= stopAt {
+						continue
+					}
+					if n, ok := next[id]; ok && f.now.Before(n) {
+						continue
+					}
+					f.report(f.tables[id])
+					jitter := time.Duration(f.rng.IntN(41)-20) * every(k) / 100
+					next[id] = f.now.Add(every(k) + jitter)
+				}
+				if k == stopAt {
+					stopped = f.now
+				}
+				f.step()
+				for _, id := range f.s.Replacing {
+					replaced[id] = append(replaced[id], f.now.Sub(stopped))
+				}
+				f.s.Replacing = nil
+			}
+			if f.s.Finished || f.s.Table(silent).Closed {
+				t.Fatalf("the field finished or closed table %d: make it longer", silent)
+			}
+			live := 0
+			for id, at := range replaced {
+				if id != silent {
+					live += len(at)
+				}
+			}
+			if tc.liveSpare {
+				at := replaced[silent]
+				if live > 0 || len(at) == 0 {
+					t.Fatalf("hosts replaced %v (time after table %d stopped); want table %d's only", replaced, silent, silent)
+				}
+				// Heard about every 150 s, the field's deadline is about 4 of them, from the table's
+				// last news, up to 180 s before it stopped.
+				if at[0] < 6*time.Minute || at[0] > 12*time.Minute {
+					t.Errorf("table %d replaced %v after it stopped; want after 6 to 12 minutes (4 of the field's intervals, average %v, from its last news)", silent, at[0], f.s.NewsEvery)
+				}
+				t.Logf("table %d replaced %v after it stopped; the field heard every %v on average", silent, at, f.s.NewsEvery)
+			} else if live == 0 {
+				t.Fatalf("before PaceFieldDeadline the tables alive should have been replaced (the storm); none were: %v", replaced)
+			}
+		})
 	}
 }
