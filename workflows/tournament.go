@@ -611,7 +611,9 @@ func (w *tournamentWorkflow) signal(ctx workflow.Context, id floor.TableID, work
 // answer leaves the server only once the task that completes the Update is recorded, with the
 // decision it carries. The run's loop steps again for the other tables' orders.
 func (w *tournamentWorkflow) reply(ctx workflow.Context, id floor.TableID) []director.Order {
+	w.s.Answering = id
 	w.process(ctx)
+	w.s.Answering = 0
 	w.wake = true
 	if w.inflight[id] > 0 || w.continueAsNewDue(ctx) && !w.s.Finished {
 		return nil

@@ -543,3 +543,63 @@ func TestOrdersGoInTheReply(t *testing.T) {
 		t.Errorf("reply %+v to a table whose Close went", got)
 	}
 }
+
+// TestShrinkRidesOnTheAnswer: when the approach closes the credit window in, a table that takes
+// its orders in the answer to its events (TableRecord.Replies) is not signalled its shrink: it
+// goes with the answer to its next events (PaceLazyShrink), those of the table being answered
+// (Answering) at once; near the rounds every table is shrunk at once, as a table that does not
+// take answers always is, and as every table was before the pace.
+func TestShrinkRidesOnTheAnswer(t *testing.T) {
+	shrinks := func(s *TournamentState) map[floor.TableID]int64 {
+		got := map[floor.TableID]int64{}
+		for _, b := range MergeOutbox(s.Outbox) {
+			for _, o := range b.Orders {
+				if o.Credit != nil {
+					got[b.Table] = *o.Credit
+				}
+			}
+		}
+		s.Outbox = nil
+		return got
+	}
+	approach := func(pace int) *TournamentState {
+		s, err := NewTournamentState("t", simSpec(45), 1, simStart) // an unseeded simulation: no barriers
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Pace = pace
+		for i := range s.Tables {
+			tr := &s.Tables[i]
+			tr.Started, tr.Replies, tr.Hand, tr.Credit = true, true, 40, 100
+		}
+		s.Tables[4].Replies = false // a table recorded before the answers: signalled
+		s.Outbox = nil
+		s.HandForHand.Approach = true
+		return s
+	}
+	s := approach(PaceLatest)
+	s.grantCredit()
+	if got := shrinks(s); len(got) != 1 || got[s.Tables[4].ID] != 41 {
+		t.Fatalf("the approach begins: shrinks %v; expected table %d's alone (it takes no answers), to hand 41", got, s.Tables[4].ID)
+	}
+	s.grantCredit()
+	if got := shrinks(s); len(got) != 0 {
+		t.Fatalf("shrinks %v at the next step; expected none before the tables' events", got)
+	}
+	s.Answering = s.Tables[1].ID
+	s.grantCredit()
+	s.Answering = 0
+	if got := shrinks(s); len(got) != 1 || got[s.Tables[1].ID] != 41 || !s.Tables[1].Slide {
+		t.Fatalf("table %d's events answered: shrinks %v, slide %v; expected its shrink to hand 41 with its credit sliding", s.Tables[1].ID, got, s.Tables[1].Slide)
+	}
+	s.HandForHand.Near = true
+	s.grantCredit()
+	if got := shrinks(s); len(got) != 3 {
+		t.Fatalf("near the rounds: shrinks %v; expected the three tables not shrunk yet", got)
+	}
+	s = approach(PaceLazyShrink - 1)
+	s.grantCredit()
+	if got := shrinks(s); len(got) != len(s.Tables) {
+		t.Fatalf("before PaceLazyShrink: shrinks %v; expected every table's at once", got)
+	}
+}

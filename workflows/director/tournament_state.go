@@ -60,6 +60,9 @@ type TournamentState struct {
 	Deleting  []floor.TableID `json:"deleting,omitempty"`
 	// Replacing are the tables whose host must be replaced: silent past their deadline.
 	Replacing []floor.TableID `json:"replacing,omitempty"`
+	// Answering is the table whose events the run is answering (the Update that carried them),
+	// while it takes them in and steps; 0 otherwise. Not kept.
+	Answering floor.TableID `json:"-"`
 	// NewsEvery is how often, on average, the tables are heard from (from PaceFieldDeadline): a
 	// table's deadline is never shorter than DeadlineIntervals of it (watchTables).
 	NewsEvery time.Duration `json:"newsEvery,omitempty"`
@@ -184,6 +187,9 @@ type TableRecord struct {
 	// HeardSeq the event it had taken then; Replaced counts the table's hosts replaced because it
 	// went silent.
 	LastNews time.Time `json:"lastNews,omitzero"`
+	// Replies: the table's last event said it takes the orders its section answers its events
+	// with (TableEvent.Replies; from PaceLazyShrink).
+	Replies bool `json:"replies,omitempty"`
 	HeardSeq int       `json:"heardSeq,omitempty"`
 	// Gap is the table's last event's Gap (orders it misses before those it holds); ResentAt when
 	// the tournament last sent its unapplied orders again for it (resendGaps).
@@ -594,6 +600,9 @@ func (s *TournamentState) apply(tr *TableRecord, ev TableEvent) {
 		s.Trace(ev)
 	}
 	tr.EventSeq = ev.Seq
+	if s.Pace >= PaceLazyShrink {
+		tr.Replies = ev.Replies
+	}
 	s.knockoutsOf(ev)
 	for _, g := range ev.Busts {
 		for _, e := range g.Eliminated {
@@ -921,8 +930,9 @@ const (
 	PaceCommandSignals  = 26
 	PaceOrdersInReply   = 27
 	PaceFieldDeadline   = 28
+	PaceLazyShrink      = 29
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceFieldDeadline
+	PaceLatest = PaceLazyShrink
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
@@ -1353,6 +1363,9 @@ func (s *TournamentState) grantCredit() {
 		if t.Closed || t.Closing || !t.Started || t.Credit-t.Hand > w/2 && t.Credit <= t.Hand+w {
 			continue
 		}
+		if t.Credit > t.Hand+w && s.shrinksLater(t) {
+			continue
+		}
 		t.Credit = t.Hand + w
 		credit := t.Credit
 		s.order(t.ID, Order{Credit: &credit})
@@ -1361,6 +1374,23 @@ func (s *TournamentState) grantCredit() {
 		// slides, and one that ends the approach while it still slides.
 		s.slideCredit(t, s.slide())
 	}
+}
+
+// shrinksLater says table t's credit, wider than the window now, shrinks with the answer to its
+// next events rather than by a signal of its own (from PaceLazyShrink): a table that takes its
+// orders so (TableRecord.Replies), whose events are not the ones being answered (Answering),
+// before the approach is near the rounds (HandForHandState.Near).
+//
+// Why: the window closes in for every table at once when the approach begins, and at 100,000
+// entries (6 December) the sections then signalled 8,000 tables a shrinking credit within a
+// minute, on top of the 80 or so tasks a second the tables' worker keeps up with: 5,600 tables'
+// tasks waited out their sticky queue's 30 seconds and were replayed from their histories, and
+// the field stood still for three minutes. A shrink matters only to a table that deals on, and
+// a table's hands come to the section as its events: the one with an elimination (the news that
+// brings the bubble nearer) is answered with the shrink. Near the rounds every table is
+// signalled, as before.
+func (s *TournamentState) shrinksLater(t *TableRecord) bool {
+	return s.Pace >= PaceLazyShrink && t.Replies && t.ID != s.Answering && !s.HandForHand.Near
 }
 
 // slide says the tables' credit slides (Order.Slide): a simulation near the bubble without
