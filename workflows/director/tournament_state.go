@@ -187,10 +187,10 @@ type TableRecord struct {
 	// HeardSeq the event it had taken then; Replaced counts the table's hosts replaced because it
 	// went silent.
 	LastNews time.Time `json:"lastNews,omitzero"`
+	HeardSeq int       `json:"heardSeq,omitempty"`
 	// Replies: the table's last event said it takes the orders its section answers its events
 	// with (TableEvent.Replies; from PaceLazyShrink).
 	Replies bool `json:"replies,omitempty"`
-	HeardSeq int       `json:"heardSeq,omitempty"`
 	// Gap is the table's last event's Gap (orders it misses before those it holds); ResentAt when
 	// the tournament last sent its unapplied orders again for it (resendGaps).
 	Gap      int       `json:"gap,omitempty"`
