@@ -79,7 +79,8 @@ type TournamentSpec struct {
 	TableContinueAsNewAfter int `json:"tableContinueAsNewAfter,omitempty"`
 	// TableDeadline is how long the tournament waits for news from a table (the tables tell at
 	// least every quarter of it) before it has the table's host replaced and the hand in progress
-	// voided (D4); 0 means DefaultTableDeadline, -1 never.
+	// voided (D4), at least: longer when the tables are heard from less often than that (a
+	// server that is the bottleneck; DeadlineIntervals). 0 means DefaultTableDeadline, -1 never.
 	TableDeadline time.Duration `json:"tableDeadline,omitempty"`
 	// TableMaxWait is how long a table's report waits for leave to deal; 0 means DefaultTableMaxWait.
 	TableMaxWait time.Duration `json:"tableMaxWait,omitempty"`
