@@ -82,16 +82,25 @@ type State struct {
 	// hear before the table deals on (Go says whether to deal the next hand).
 	Credit int64 `json:"credit,omitempty"`
 	Slide  bool  `json:"slide,omitempty"`
+	// BustHands counts the hands with an elimination the table has dealt before the batch, and
+	// BustCredit how many of them it may have dealt and still slide on past one (0: none): far
+	// from the bubble the floor lets a table deal on past an elimination while it hears of it.
+	BustHands  int64 `json:"bustHands,omitempty"`
+	BustCredit int64 `json:"bustCredit,omitempty"`
 }
 
 // Go says whether the table, having dealt hand n of a batch (eliminated: somebody was eliminated
 // in it), may deal the next hand as far as the credit goes: with Slide a hand without an
-// elimination moves the credit on by one. Batch bounds the batch apart from this.
+// elimination moves the credit on by one, and so does one with an elimination while the hands
+// with one are within BustCredit. Batch bounds the batch apart from this.
 func (s *State) Go(n int64, eliminated bool) bool {
+	if eliminated {
+		s.BustHands++
+	}
 	if s.Credit == 0 {
 		return true
 	}
-	if s.Slide && !eliminated {
+	if s.Slide && (!eliminated || s.BustHands <= s.BustCredit) {
 		s.Credit = max(s.Credit, n+1)
 	}
 	return n < s.Credit

@@ -30,6 +30,10 @@ type Order struct {
 	// Slide: the credit runs on past every hand in which nobody was eliminated (a simulation near
 	// the bubble), so that only a hand with an elimination waits for the floor.
 	Slide *bool `json:"slide,omitempty"`
+	// BustCredit: with a sliding credit, the table deals on past a hand with an elimination
+	// while the hands with one it has dealt (TableState.BustHands) are at most this many (0:
+	// none; a simulation far from the rounds, TournamentState.approachSpare).
+	BustCredit *int64 `json:"bustCredit,omitempty"`
 	// Continue answers a table that asked to continue as new (TableEvent.Continuing): this is
 	// the last order its section signals it until its next run says it is up (TableEvent.Resumed),
 	// so that no signal comes in while the table continues as new (link.go). It changes nothing
@@ -164,6 +168,8 @@ type TableEvent struct {
 
 	// Credit, while the table's credit slides (Order.Slide), is the last hand it may deal now.
 	Credit int64 `json:"credit,omitempty"`
+	// BustHands counts the hands with an elimination the table has dealt (TableState.BustHands).
+	BustHands int64 `json:"bustHands,omitempty"`
 	// Continuing: the table's run is due to continue as new and waits for its section's
 	// Order.Continue to do so; Resumed: this run (a first one, or the one that continued it) is
 	// up, and the section's orders may come (again; link.go).

@@ -28,6 +28,9 @@ type floorSim struct {
 	// grants counts the credit orders the tournament sent: each the end of a trip from a table
 	// to the floor and back (a table out of credit waits for it).
 	grants int
+	// stops counts the batches a table stopped short of for its credit (it waits for the floor's
+	// grant), busts the hands with an elimination dealt.
+	stops, busts int
 	// onFlush, when set, sees every table's orders as the tournament sends them.
 	onFlush func(TableOrders)
 	// slow, when set, makes one table in ten (by number) report only one round in slow, as the
@@ -171,6 +174,7 @@ func (f *floorSim) report(t *simTable) {
 				break
 			}
 			if r := t.batch[len(t.batch)-1]; !next.Go(r.HandNumber, len(r.Eliminated) > 0) {
+				f.stops++
 				break // as the runner: the credit ends here
 			}
 		}
@@ -247,6 +251,9 @@ func (f *floorSim) deal(t *simTable) bool {
 	bb := r.Start[int(n)%len(seats)].Seat
 	r.Positions = engine.Positions{Button: bb, SmallBlind: bb, BigBlind: bb, Played: true}
 	t.batch = append(t.batch, r)
+	if len(r.Eliminated) > 0 {
+		f.busts++
+	}
 	if f.dealt != nil {
 		f.dealt(r)
 	}

@@ -52,6 +52,12 @@ type TableState struct {
 	// that near the bubble only a hand with an elimination (news the floor must hear before the
 	// table deals on) waits for the tournament's grant.
 	Slide bool `json:"slide,omitempty"`
+	// BustHands counts the hands with an elimination the table has dealt; BustCredit, with a
+	// sliding credit, is how many of them it may have dealt and still slide on past one (0:
+	// none; Order.BustCredit): far from the rounds the floor lets a table deal on past an
+	// elimination while it hears of it (TournamentState.approachSpare).
+	BustHands  int64 `json:"bustHands,omitempty"`
+	BustCredit int64 `json:"bustCredit,omitempty"`
 	// HandForHand is the hand-for-hand round the table may deal (0: not hand-for-hand);
 	// RoundPlayed the last round it dealt or skipped; RoundDealing the round of the hand the last
 	// State let it deal.
@@ -271,8 +277,12 @@ func (t *TableState) applyResult(r *report.HandResult, ev *TableEvent) error {
 	}
 	if len(busted) > 0 {
 		ev.Busts = append(ev.Busts, BustGroup{Hand: r.HandNumber, Round: round, Eliminated: busted, Knockouts: r.Knockouts})
-	} else if t.Slide && t.Credit > 0 {
-		t.Credit = max(t.Credit, t.HandNumber+1) // nobody out: the field is as the floor knows it
+		t.BustHands++
+	}
+	if t.Slide && t.Credit > 0 && (len(busted) == 0 || t.BustHands <= t.BustCredit) {
+		// Nobody out: the field is as the floor knows it; or an elimination the floor lets the
+		// table deal on past while it hears of it (BustCredit). report.State.Go does the same.
+		t.Credit = max(t.Credit, t.HandNumber+1)
 	}
 	return nil
 }
@@ -427,6 +437,8 @@ func (t *TableState) applyOrder(o Order, ev *TableEvent) {
 		}
 	case o.Slide != nil:
 		t.Slide = *o.Slide
+	case o.BustCredit != nil:
+		t.BustCredit = *o.BustCredit
 	case o.HandForHand != nil:
 		t.HandForHand, t.RoundSkip = o.HandForHand.Round, o.HandForHand.Skip
 		if t.HandForHand == 0 {
@@ -628,6 +640,7 @@ func (t *TableState) Next(ev *TableEvent, canWait bool) report.State {
 	switch {
 	case t.Credit > 0 && t.Slide && t.SlideBatch:
 		st.Credit, st.Slide = t.Credit, true
+		st.BustHands, st.BustCredit = t.BustHands, t.BustCredit
 	case t.Credit > 0:
 		batch = min(batch, int(t.Credit-t.HandNumber))
 	}
@@ -691,6 +704,7 @@ func (t *TableState) Event(ev *TableEvent, acked int, now time.Time) bool {
 	if t.Slide {
 		ev.Credit = t.Credit
 	}
+	ev.BustHands = t.BustHands
 	t.ReportedHands, t.ReportedLevel, t.ReportedGap = t.HandsPlayed, t.LevelNumber, ev.Gap
 	t.LastEventAt = now
 	return true
