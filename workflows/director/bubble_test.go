@@ -111,30 +111,9 @@ func TestBubbleApproachTripsPerHand(t *testing.T) { // rule R7
 			spec := simSpec(3000)
 			spec.SectionTables = 40
 			sim := newSectionSim(t, spec, seed)
-			var hands, grants int
-			counts := map[int][2]int{}
-			for _, n := range sortedKeys(sim.sections) {
-				counts[n] = [2]int{}
-			}
-			for k := 0; !sim.top.Finished; k++ {
-				if k == 200000 {
-					t.Fatalf("not finished: %d left", sim.top.Left)
-				}
-				before := map[int][2]int{}
-				for n, f := range sim.sections {
-					before[n] = [2]int{f.hands, f.grants}
-				}
-				sim.once()
-				for n, f := range sim.sections {
-					if h := f.s.HandForHand; h.Approach && !h.On {
-						hands += f.hands - before[n][0]
-						grants += f.grants - before[n][1]
-					}
-				}
-			}
-			if sim.burst != "" {
-				t.Error(sim.burst)
-			}
+			n := playCounting(t, sim, func(h HandForHandState) bool { return h.Approach && !h.On },
+				func(f *floorSim) [2]int { return [2]int{f.hands, f.grants} })
+			hands, grants := n[0], n[1]
 			if hands < 1000 {
 				t.Fatalf("%d hands dealt near the bubble: the approach was not played", hands)
 			}
@@ -341,30 +320,12 @@ func TestSpareDealsPastOneElimination(t *testing.T) { // rules R1, R7
 // from every table at once; before the pace there is none.
 func TestSpareRidesOnTheAnswer(t *testing.T) { // rule R7
 	spares := func(s *TournamentState) map[floor.TableID]int64 {
-		got := map[floor.TableID]int64{}
-		for _, b := range MergeOutbox(s.Outbox) {
-			for _, o := range b.Orders {
-				if o.BustCredit != nil {
-					got[b.Table] = *o.BustCredit
-				}
-			}
-		}
-		s.Outbox = nil
-		return got
+		return sentOf(s, func(o Order) *int64 { return o.BustCredit })
 	}
 	approach := func(pace int) *TournamentState {
-		s, err := NewTournamentState("t", simSpec(45), 1, simStart) // an unseeded simulation: no barriers
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Pace = pace
-		s.HandForHand.Approach = true
-		for i := range s.Tables {
-			tr := &s.Tables[i]
+		return approachOf(t, pace, func(tr *TableRecord) {
 			tr.Started, tr.Replies, tr.Hand, tr.Credit, tr.Slide, tr.BustHands = true, true, 40, 41, true, 5
-		}
-		s.Outbox = nil
-		return s
+		})
 	}
 	s := approach(PaceLatest)
 	s.grantCredit()
@@ -412,27 +373,10 @@ func TestApproachSpareWaitsLess(t *testing.T) { // rule R7
 		for _, f := range sim.sections {
 			f.s.Pace = pace
 		}
-		var stops, busts int
-		for k := 0; !sim.top.Finished; k++ {
-			if k == 200000 {
-				t.Fatalf("not finished: %d left", sim.top.Left)
-			}
-			before := map[int][2]int{}
-			for n, f := range sim.sections {
-				before[n] = [2]int{f.stops, f.busts}
-			}
-			sim.once()
-			for n, f := range sim.sections {
-				if h := f.s.HandForHand; h.Approach && !h.Near && !h.On {
-					stops += f.stops - before[n][0]
-					busts += f.busts - before[n][1]
-				}
-			}
-		}
-		if sim.burst != "" {
-			t.Error(sim.burst)
-		}
-		if busts < 50 {
+		n := playCounting(t, sim, func(h HandForHandState) bool { return h.Approach && !h.Near && !h.On },
+			func(f *floorSim) [2]int { return [2]int{f.stops, f.busts} })
+		stops, busts := n[0], n[1]
+		if busts < 150 {
 			t.Fatalf("%d eliminations in the approach: it was not played", busts)
 		}
 		t.Logf("pace %d: %d eliminations in the approach, %d batches stopped for credit (%.2f each)", pace, busts, stops, float64(stops)/float64(busts))
@@ -449,4 +393,62 @@ func TestApproachSpareWaitsLess(t *testing.T) { // rule R7
 		t.Errorf("%.2f batches stopped for credit an elimination with the spare (%.2f), %.2f before it (%.2f): want a third fewer at least",
 			mean(now), now, mean(before), before)
 	}
+}
+
+// playCounting plays sim to the end and sums what count says of a section's floor over the steps
+// in which its hand-for-hand state passes in; the bubble must burst in the rounds (R7).
+func playCounting(t *testing.T, sim *sectionSim, in func(HandForHandState) bool, count func(*floorSim) [2]int) [2]int {
+	var sum [2]int
+	for k := 0; !sim.top.Finished; k++ {
+		if k == 200000 {
+			t.Fatalf("not finished: %d left", sim.top.Left)
+		}
+		before := map[int][2]int{}
+		for n, f := range sim.sections {
+			before[n] = count(f)
+		}
+		sim.once()
+		for n, f := range sim.sections {
+			if in(f.s.HandForHand) {
+				c := count(f)
+				sum[0] += c[0] - before[n][0]
+				sum[1] += c[1] - before[n][1]
+			}
+		}
+	}
+	if sim.burst != "" {
+		t.Error(sim.burst)
+	}
+	return sum
+}
+
+// approachOf is an unseeded simulation of 45 entries (no barriers) at pace in the approach to the
+// bubble, each of its tables as set (started, taking answers, ...), its outbox empty.
+func approachOf(t *testing.T, pace int, set func(*TableRecord)) *TournamentState {
+	s, err := NewTournamentState("t", simSpec(45), 1, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Pace = pace
+	for i := range s.Tables {
+		set(&s.Tables[i])
+	}
+	s.Outbox = nil
+	s.HandForHand.Approach = true
+	return s
+}
+
+// sentOf takes s's outbox and says, of each table sent an order whose field (as field picks it) is
+// set, the last such value.
+func sentOf(s *TournamentState, field func(Order) *int64) map[floor.TableID]int64 {
+	got := map[floor.TableID]int64{}
+	for _, b := range MergeOutbox(s.Outbox) {
+		for _, o := range b.Orders {
+			if v := field(o); v != nil {
+				got[b.Table] = *v
+			}
+		}
+	}
+	s.Outbox = nil
+	return got
 }

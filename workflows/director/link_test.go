@@ -551,30 +551,11 @@ func TestOrdersGoInTheReply(t *testing.T) {
 // take answers always is, and as every table was before the pace.
 func TestShrinkRidesOnTheAnswer(t *testing.T) {
 	shrinks := func(s *TournamentState) map[floor.TableID]int64 {
-		got := map[floor.TableID]int64{}
-		for _, b := range MergeOutbox(s.Outbox) {
-			for _, o := range b.Orders {
-				if o.Credit != nil {
-					got[b.Table] = *o.Credit
-				}
-			}
-		}
-		s.Outbox = nil
-		return got
+		return sentOf(s, func(o Order) *int64 { return o.Credit })
 	}
 	approach := func(pace int) *TournamentState {
-		s, err := NewTournamentState("t", simSpec(45), 1, simStart) // an unseeded simulation: no barriers
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Pace = pace
-		for i := range s.Tables {
-			tr := &s.Tables[i]
-			tr.Started, tr.Replies, tr.Hand, tr.Credit = true, true, 40, 100
-		}
+		s := approachOf(t, pace, func(tr *TableRecord) { tr.Started, tr.Replies, tr.Hand, tr.Credit = true, true, 40, 100 })
 		s.Tables[4].Replies = false // a table recorded before the answers: signalled
-		s.Outbox = nil
-		s.HandForHand.Approach = true
 		return s
 	}
 	s := approach(PaceLatest)
