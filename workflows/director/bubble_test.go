@@ -317,7 +317,7 @@ func TestSpareDealsPastOneElimination(t *testing.T) { // rules R1, R7
 // TestSpareRidesOnTheAnswer: in the approach before it is near the rounds (PaceApproachSpare)
 // a section gives a table whose credit slides one spare hand with an elimination, counted from
 // those its events told, with the answer to its events; near the rounds the spare is taken back
-// from every table at once; before the pace there is none.
+// with the answer to its next events (PaceLazyNear); before the pace there is none.
 func TestSpareRidesOnTheAnswer(t *testing.T) { // rule R7
 	spares := func(s *TournamentState) map[floor.TableID]int64 {
 		return sentOf(s, func(o Order) *int64 { return o.BustCredit })
@@ -345,19 +345,64 @@ func TestSpareRidesOnTheAnswer(t *testing.T) { // rule R7
 		t.Fatalf("answered again with nothing new: spares %v, want none", got)
 	}
 	s.setNear(true)
-	if got := spares(s); len(got) != 1 || got[s.Tables[2].ID] != 0 {
-		t.Fatalf("near the rounds: spares %v, want table %d's taken back (0)", got, s.Tables[2].ID)
+	if got := spares(s); len(got) != 0 {
+		t.Fatalf("near the rounds: spares %v at once, want none before the tables' events (PaceLazyNear)", got)
 	}
 	s.Answering = s.Tables[3].ID
 	s.grantCredit()
 	if got := spares(s); len(got) != 0 {
-		t.Fatalf("near the rounds, answered: spares %v, want none", got)
+		t.Fatalf("near the rounds, table %d (never given a spare) answered: spares %v, want none", s.Tables[3].ID, got)
+	}
+	s.Answering = s.Tables[2].ID
+	s.grantCredit()
+	s.Answering = 0
+	if got := spares(s); len(got) != 1 || got[s.Tables[2].ID] != 0 {
+		t.Fatalf("near the rounds, table %d answered: spares %v, want its spare taken back (0)", s.Tables[2].ID, got)
 	}
 	s = approach(PaceApproachSpare - 1)
 	s.Answering = s.Tables[2].ID
 	s.grantCredit()
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("before PaceApproachSpare: spares %v, want none", got)
+	}
+}
+
+// TestNearRidesOnTheAnswer: when the approach comes near the rounds, a table that takes its
+// orders in the answer to its events is told its batch of one hand with the answer to its next
+// events (PaceLazyNear), and a table that takes no answers at once; before the pace every table
+// was signalled at once (at 100,000 entries, 6,000 of them within a minute).
+func TestNearRidesOnTheAnswer(t *testing.T) { // rule R7
+	batches := func(s *TournamentState) map[floor.TableID]int {
+		return sentOf(s, func(o Order) *int { return o.Batch })
+	}
+	near := func(pace int) *TournamentState {
+		s := approachOf(t, pace, func(tr *TableRecord) { tr.Started, tr.Replies, tr.Hand, tr.Credit, tr.Slide = true, true, 40, 41, true })
+		s.Tables[4].Replies = false // a table recorded before the answers: signalled
+		s.setNear(true)
+		return s
+	}
+	s := near(PaceLatest)
+	if got := batches(s); len(got) != 1 || got[s.Tables[4].ID] != 1 {
+		t.Fatalf("near the rounds: batches %v, want table %d's alone (it takes no answers), of one hand", got, s.Tables[4].ID)
+	}
+	s.grantCredit()
+	if got := batches(s); len(got) != 0 {
+		t.Fatalf("a step with no table's events: batches %v, want none", got)
+	}
+	s.Answering = s.Tables[1].ID
+	s.grantCredit()
+	s.Answering = 0
+	if got := batches(s); len(got) != 1 || got[s.Tables[1].ID] != 1 {
+		t.Fatalf("table %d answered: batches %v, want its own, of one hand", s.Tables[1].ID, got)
+	}
+	s.Answering = s.Tables[1].ID
+	s.grantCredit()
+	if got := batches(s); len(got) != 0 {
+		t.Fatalf("table %d answered again: batches %v, want none (told once)", s.Tables[1].ID, got)
+	}
+	s = near(PaceLazyNear - 1)
+	if got := batches(s); len(got) != len(s.Tables) {
+		t.Fatalf("before PaceLazyNear: batches %v, want every table's at once", got)
 	}
 }
 
@@ -440,8 +485,8 @@ func approachOf(t *testing.T, pace int, set func(*TableRecord)) *TournamentState
 
 // sentOf takes s's outbox and says, of each table sent an order whose field (as field picks it) is
 // set, the last such value.
-func sentOf(s *TournamentState, field func(Order) *int64) map[floor.TableID]int64 {
-	got := map[floor.TableID]int64{}
+func sentOf[V any](s *TournamentState, field func(Order) *V) map[floor.TableID]V {
+	got := map[floor.TableID]V{}
 	for _, b := range MergeOutbox(s.Outbox) {
 		for _, o := range b.Orders {
 			if v := field(o); v != nil {
