@@ -332,15 +332,11 @@ func TestSpareRidesOnTheAnswer(t *testing.T) { // rule R7
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("no table answered: spares %v, want none (no table signalled for it alone)", got)
 	}
-	s.Answering = s.Tables[2].ID
-	s.grantCredit()
-	s.Answering = 0
+	answer(s, s.Tables[2].ID)
 	if got := spares(s); len(got) != 1 || got[s.Tables[2].ID] != 6 {
 		t.Fatalf("table %d answered: spares %v, want its own, 6 (5 heard, one spare)", s.Tables[2].ID, got)
 	}
-	s.Answering = s.Tables[2].ID
-	s.grantCredit()
-	s.Answering = 0
+	answer(s, s.Tables[2].ID)
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("answered again with nothing new: spares %v, want none", got)
 	}
@@ -348,20 +344,16 @@ func TestSpareRidesOnTheAnswer(t *testing.T) { // rule R7
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("near the rounds: spares %v at once, want none before the tables' events (PaceLazyNear)", got)
 	}
-	s.Answering = s.Tables[3].ID
-	s.grantCredit()
+	answer(s, s.Tables[3].ID)
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("near the rounds, table %d (never given a spare) answered: spares %v, want none", s.Tables[3].ID, got)
 	}
-	s.Answering = s.Tables[2].ID
-	s.grantCredit()
-	s.Answering = 0
+	answer(s, s.Tables[2].ID)
 	if got := spares(s); len(got) != 1 || got[s.Tables[2].ID] != 0 {
 		t.Fatalf("near the rounds, table %d answered: spares %v, want its spare taken back (0)", s.Tables[2].ID, got)
 	}
 	s = approach(PaceApproachSpare - 1)
-	s.Answering = s.Tables[2].ID
-	s.grantCredit()
+	answer(s, s.Tables[2].ID)
 	if got := spares(s); len(got) != 0 {
 		t.Fatalf("before PaceApproachSpare: spares %v, want none", got)
 	}
@@ -389,14 +381,11 @@ func TestNearRidesOnTheAnswer(t *testing.T) { // rule R7
 	if got := batches(s); len(got) != 0 {
 		t.Fatalf("a step with no table's events: batches %v, want none", got)
 	}
-	s.Answering = s.Tables[1].ID
-	s.grantCredit()
-	s.Answering = 0
+	answer(s, s.Tables[1].ID)
 	if got := batches(s); len(got) != 1 || got[s.Tables[1].ID] != 1 {
 		t.Fatalf("table %d answered: batches %v, want its own, of one hand", s.Tables[1].ID, got)
 	}
-	s.Answering = s.Tables[1].ID
-	s.grantCredit()
+	answer(s, s.Tables[1].ID)
 	if got := batches(s); len(got) != 0 {
 		t.Fatalf("table %d answered again: batches %v, want none (told once)", s.Tables[1].ID, got)
 	}
@@ -496,4 +485,11 @@ func sentOf[V any](s *TournamentState, field func(Order) *V) map[floor.TableID]V
 	}
 	s.Outbox = nil
 	return got
+}
+
+// answer steps s's credits as it does while it takes table id's events and answers them.
+func answer(s *TournamentState, id floor.TableID) {
+	s.Answering = id
+	s.grantCredit()
+	s.Answering = 0
 }

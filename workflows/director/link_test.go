@@ -567,9 +567,7 @@ func TestShrinkRidesOnTheAnswer(t *testing.T) {
 	if got := shrinks(s); len(got) != 0 {
 		t.Fatalf("shrinks %v at the next step; expected none before the tables' events", got)
 	}
-	s.Answering = s.Tables[1].ID
-	s.grantCredit()
-	s.Answering = 0
+	answer(s, s.Tables[1].ID)
 	if got := shrinks(s); len(got) != 1 || got[s.Tables[1].ID] != 41 || !s.Tables[1].Slide {
 		t.Fatalf("table %d's events answered: shrinks %v, slide %v; expected its shrink to hand 41 with its credit sliding", s.Tables[1].ID, got, s.Tables[1].Slide)
 	}
