@@ -1163,9 +1163,10 @@ func (s *TournamentState) setNear(near bool) {
 // elimination waits for the floor again (no spare, approachSpare).
 //
 // Why not every table at once (from PaceLazyNear): at 100,000 entries on 7 December the approach
-// came near the rounds with 6,000 tables, and the sections signalled every one of them its batch
-// and its spare within a minute: 4,108 tables' tasks waited out their sticky queue's 30 seconds
-// in the two minutes after and were replayed from their histories, and the field stood still.
+// came near the rounds with 5,900 tables, and the sections signalled every one of them its batch
+// and its spare within two minutes (5,888 batch orders): 4,108 tables' tasks waited out their
+// sticky queue's 30 seconds in those minutes and were replayed from their histories, and the
+// field stood still for a minute.
 // Both orders matter only to a table that deals on, whose hands come to its section as its
 // events: a table that takes answers (TableRecord.Replies) gets them with the answer to its next
 // events. Until then it deals its batch as before, past at most one more hand with an
