@@ -486,3 +486,70 @@ func TestPacedSimulationHoldsNoTable(t *testing.T) { // rules R3, R5, R6
 		})
 	}
 }
+
+// TestHoldRidesOnTheAnswer: a table three players short of the fullest is held (TDA) with the
+// answer to its next events when it takes answers (PaceLazyHold), not by a signal of its own,
+// and not at all if it is short no more by then; a table that takes no answers is held at once,
+// and a held table is released at once. Before the pace every hold went at once.
+func TestHoldRidesOnTheAnswer(t *testing.T) { // rule R3
+	holds := func(s *TournamentState) map[floor.TableID]bool {
+		return sentOf(s, func(o Order) *bool { return o.Hold })
+	}
+	// Five tables of nine; those at indexes short three players short of the others.
+	field := func(pace int, short ...int) *TournamentState {
+		s := approachOf(t, pace, func(tr *TableRecord) { tr.Started, tr.Replies = true, true })
+		s.HandForHand.Approach = false
+		s.Tables[4].Replies = false // a table recorded before the answers: signalled
+		for _, k := range short {
+			clear(s.Tables[k].Seats[:3])
+		}
+		return s
+	}
+	refill := func(s *TournamentState, k int) {
+		for i := range 3 {
+			s.Tables[k].Seats[i] = fmt.Sprintf("back%d", i)
+		}
+	}
+	answerHold := func(s *TournamentState, id floor.TableID) {
+		s.Answering = id
+		s.hold(simStart)
+		s.Answering = 0
+	}
+	s := field(PaceLatest, 2, 4)
+	a, b := s.Tables[2].ID, s.Tables[4].ID
+	s.hold(simStart)
+	if got := holds(s); len(got) != 1 || !got[b] {
+		t.Fatalf("tables %d and %d short: holds %v, want table %d's alone (it takes no answers)", a, b, got, b)
+	}
+	if tr := s.Table(a); !tr.HoldOwed || tr.Held {
+		t.Fatalf("table %d: owed %v, held %v; want its hold owed, not told", a, tr.HoldOwed, tr.Held)
+	}
+	answerHold(s, s.Tables[0].ID)
+	if got := holds(s); len(got) != 0 {
+		t.Fatalf("another table answered: holds %v, want none", got)
+	}
+	answerHold(s, a)
+	if got := holds(s); len(got) != 1 || !got[a] || s.Table(a).HoldOwed {
+		t.Fatalf("table %d answered: holds %v (owed %v), want its hold, told", a, got, s.Table(a).HoldOwed)
+	}
+	refill(s, 2)
+	refill(s, 4)
+	s.hold(simStart)
+	if got := holds(s); len(got) != 2 || got[a] || got[b] {
+		t.Fatalf("short no more: holds %v, want both released at once", got)
+	}
+
+	s = field(PaceLatest, 2)
+	s.hold(simStart)
+	refill(s, 2)
+	answerHold(s, a)
+	if got := holds(s); len(got) != 0 || s.Table(a).HoldOwed || s.Table(a).Held {
+		t.Fatalf("short no more before its answer: holds %v (owed %v, held %v), want nothing told", got, s.Table(a).HoldOwed, s.Table(a).Held)
+	}
+
+	s = field(PaceLazyHold-1, 2, 4)
+	s.hold(simStart)
+	if got := holds(s); len(got) != 2 || !got[a] || !got[b] {
+		t.Fatalf("before PaceLazyHold: holds %v, want both at once", got)
+	}
+}
