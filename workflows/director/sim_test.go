@@ -495,7 +495,7 @@ func TestHoldRidesOnTheAnswer(t *testing.T) { // rule R3
 	holds := func(s *TournamentState) map[floor.TableID]bool {
 		return sentOf(s, func(o Order) *bool { return o.Hold })
 	}
-	// Five tables of nine; those at indexes short three players short of the others.
+	// Five tables of nine; the tables at the indexes in short have three players fewer.
 	field := func(pace int, short ...int) *TournamentState {
 		s := approachOf(t, pace, func(tr *TableRecord) { tr.Started, tr.Replies = true, true })
 		s.HandForHand.Approach = false
