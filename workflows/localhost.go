@@ -31,9 +31,6 @@ type RunTable func(ctx context.Context, t HostedTable, c report.Reporter) error
 type LocalTableHost struct {
 	reporter report.Reporter
 	run      RunTable
-	// Hurrier, when set, hears of the tables whose next report should go soon (HurryTable): the
-	// bounded reporter (NewLocalTableReporter) its tables report through, under whatever wraps it.
-	Hurrier TableHurrier
 
 	mu     sync.Mutex
 	tables map[string]*localTable
@@ -53,15 +50,6 @@ type localTable struct {
 func NewLocalTableHost(reporter report.Reporter, run RunTable) *LocalTableHost {
 	ctx, stop := context.WithCancel(context.Background())
 	return &LocalTableHost{reporter: reporter, run: run, tables: map[string]*localTable{}, ctx: ctx, stop: stop}
-}
-
-var _ TableHurrier = (*LocalTableHost)(nil)
-
-// HurryTable tells the host's Hurrier, if any.
-func (h *LocalTableHost) HurryTable(tableID string) {
-	if h.Hurrier != nil {
-		h.Hurrier.HurryTable(tableID)
-	}
 }
 
 // CreateTable starts the table's goroutine unless it exists.

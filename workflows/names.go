@@ -5,9 +5,6 @@ const (
 	// TaskQueue is the task queue of the workflows and activities; the tables' workflows run on
 	// TableTaskQueue(TaskQueue).
 	TaskQueue = "pokerfloor"
-	// TableWorkflowName is TableWorkflow's registered name (the function's, which starts it),
-	// under which Register may register it with a TableHurrier.
-	TableWorkflowName = "TableWorkflow"
 
 	// ReportUpdate is the TableWorkflow's Update for hand results (report.Reporter's Report).
 	ReportUpdate = "report"

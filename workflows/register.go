@@ -6,7 +6,6 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/pokerfloor/pokerfloor/workflows/director"
 )
@@ -15,16 +14,11 @@ import (
 // sink (at most one; none drops the places a tournament of sections does not keep) with a worker
 // (or any registry: the test environment too). The worker's task queue must be TaskQueue, or the
 // one the tournament was started on, and another worker's TableTaskQueue of it, registered the
-// same way (NewWorkers makes both). A host that is a TableHurrier hears of the tables whose
-// runs take in orders that others wait on.
+// same way (NewWorkers makes both).
 func Register(r worker.Registry, host TableHost, sink ...PlaceSink) {
 	r.RegisterWorkflow(TournamentWorkflow)
 	r.RegisterWorkflow(SectionWorkflow)
-	if h, ok := host.(TableHurrier); ok {
-		r.RegisterWorkflowWithOptions(hurryingTableWorkflow(h), workflow.RegisterOptions{Name: TableWorkflowName})
-	} else {
-		r.RegisterWorkflow(TableWorkflow)
-	}
+	r.RegisterWorkflow(TableWorkflow)
 	r.RegisterActivity(&TableActivities{Host: host})
 	pa := &placeActivities{}
 	if len(sink) > 0 {

@@ -23,9 +23,9 @@ import (
 // ID of its own.
 type TableReporter struct {
 	client client.Client
-	// gate, when not nil, bounds the reports waiting for their workflow task: the bound
-	// NewLocalTableReporter sets.
-	gate *reportGate
+	// accepting, when not nil, holds a token for each report waiting for its workflow task: the
+	// bound NewLocalTableReporter sets.
+	accepting chan struct{}
 }
 
 // NewTableReporter returns the Reporter of table processes that report through c.
@@ -35,9 +35,8 @@ func NewTableReporter(c client.Client) *TableReporter {
 
 // NewLocalTableReporter returns the Reporter of the many tables one process hosts (LocalTableHost):
 // at most accepting of their reports at once wait for the tables' worker to take them in (the
-// update's Accepted stage, one workflow task); the others wait here, in turn, those of tables
-// hurried (HurryTable) first. A report the workflow then holds (a table that may not deal,
-// waiting for an order) no longer counts.
+// update's Accepted stage, one workflow task); the others wait here, in turn. A report the
+// workflow then holds (a table that may not deal, waiting for an order) no longer counts.
 //
 // Why: a thousand tables dealing at full speed without a bound keep the worker's sticky queue
 // seconds deep; a task five seconds there is moved to the normal queue, where it costs a replay
@@ -48,21 +47,10 @@ func NewLocalTableReporter(c client.Client, accepting int) *TableReporter {
 	if accepting <= 0 {
 		return NewTableReporter(c)
 	}
-	return &TableReporter{client: c, gate: newReportGate(accepting)}
+	return &TableReporter{client: c, accepting: make(chan struct{}, accepting)}
 }
 
-var (
-	_ report.Reporter = (*TableReporter)(nil)
-	_ TableHurrier    = (*TableReporter)(nil)
-)
-
-// HurryTable puts the table's next report before those of tables not hurried (reportGate):
-// its run has orders that others wait on. Unbounded, every report goes at once anyway.
-func (c *TableReporter) HurryTable(tableID string) {
-	if c.gate != nil {
-		c.gate.hurry(tableID)
-	}
-}
+var _ report.Reporter = (*TableReporter)(nil)
 
 // Report acknowledges results and returns what the table does next. A table whose workflow has
 // ended is told to close. A report the workflow refuses (chips not conserved, an unknown player,
@@ -105,14 +93,16 @@ func (c *TableReporter) Report(ctx context.Context, tableID string, results []re
 // update sends the report: unbounded, it waits for the answer; bounded, it holds a token only
 // until the report is accepted (the server answers at once if the same task completed it).
 func (c *TableReporter) update(ctx context.Context, opts client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error) {
-	if c.gate == nil {
+	if c.accepting == nil {
 		opts.WaitForStage = client.WorkflowUpdateStageCompleted
 		return c.client.UpdateWorkflow(ctx, opts)
 	}
-	if err := c.gate.acquire(ctx, opts.WorkflowID); err != nil {
-		return nil, err
+	select {
+	case c.accepting <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	defer c.gate.release()
+	defer func() { <-c.accepting }()
 	opts.WaitForStage = client.WorkflowUpdateStageAccepted
 	return c.client.UpdateWorkflow(ctx, opts)
 }

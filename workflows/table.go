@@ -19,22 +19,9 @@ import (
 // tells the tournament only what changes the tournament (TableEvent). It continues as new when
 // Temporal suggests it, between reports.
 func TableWorkflow(ctx workflow.Context, st director.TableState) error {
-	return runTable(ctx, st, nil)
-}
-
-// hurryingTableWorkflow is TableWorkflow telling hurry of the tables whose runs take in orders
-// that others wait on while no report is in the workflow (Register registers it under
-// TableWorkflow's name for a host that is a TableHurrier).
-func hurryingTableWorkflow(hurry TableHurrier) func(workflow.Context, director.TableState) error {
-	return func(ctx workflow.Context, st director.TableState) error {
-		return runTable(ctx, st, hurry)
-	}
-}
-
-func runTable(ctx workflow.Context, st director.TableState, hurry TableHurrier) error {
 	// Orders are taken from the channel only by ReceiveAsync, where they are needed: a goroutine
 	// blocked in Receive would be handed a signal it might not run to take before the run ends.
-	w := &tableWorkflow{st: &st, orders: workflow.GetSignalChannel(ctx, OrdersSignal), hurry: hurry}
+	w := &tableWorkflow{st: &st, orders: workflow.GetSignalChannel(ctx, OrdersSignal)}
 	if w.st.MaxWait <= 0 {
 		w.st.MaxWait = director.DefaultTableMaxWait
 	}
@@ -224,25 +211,6 @@ func (w *tableWorkflow) take(ctx workflow.Context, batches ...[]director.Order) 
 	if silent && !w.st.Silent() {
 		w.resend(ctx)
 	}
-	w.hurryFor(ctx, batches)
-}
-
-// hurryFor tells the run's hurrier of orders that others wait on which no report in the
-// workflow is there to apply: the table's next report should go soon (reportGate). It changes
-// nothing in the run (no command, no state): it is told only as the run goes, never as it
-// replays, as a log line is.
-func (w *tableWorkflow) hurryFor(ctx workflow.Context, batches [][]director.Order) {
-	if w.hurry == nil || w.reports > 0 || workflow.IsReplaying(ctx) {
-		return
-	}
-	for _, batch := range batches {
-		for _, o := range batch {
-			if o.Seq > w.st.Acked && o.Awaited() {
-				w.hurry.HurryTable(workflow.GetInfo(ctx).WorkflowExecution.ID)
-				return
-			}
-		}
-	}
 }
 
 // released: the section has answered this run's ask with its Order.Continue, and the table has
@@ -306,9 +274,6 @@ type tableWorkflow struct {
 	before         int
 	timerCancelled bool
 	wait           waiter
-	// hurry hears of orders others wait on (hurryFor); nil for a host that takes every report
-	// at once.
-	hurry TableHurrier
 }
 
 // mayEnd: the run is due to continue as new and may (by the handshake: its section has let

@@ -200,13 +200,6 @@ func (h *recordingHost) ReplaceTable(ctx context.Context, t workflows.HostedTabl
 	return h.inner.ReplaceTable(ctx, t)
 }
 
-// HurryTable tells the hosted tables' hurrier, if the host has one (workflows.TableHurrier).
-func (h *recordingHost) HurryTable(id string) {
-	if hh, ok := h.inner.(workflows.TableHurrier); ok {
-		hh.HurryTable(id)
-	}
-}
-
 // record appends one line. The page cache keeps it through a kill of the process; it is not
 // synced to the disk, which only a crash of the machine would need.
 func (h *recordingHost) record(r tableRecord) error {

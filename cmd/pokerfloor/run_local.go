@@ -68,8 +68,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	}
 	// The tables' reports bounded, so that the tables' worker drains its sticky queue
 	// (docs/design.md, "The stall at 10,000 entries").
-	bounded := workflows.NewLocalTableReporter(c, workflows.LocalReportsAccepting)
-	var reporter report.Reporter = bounded
+	var reporter report.Reporter = workflows.NewLocalTableReporter(c, workflows.LocalReportsAccepting)
 	tournaments := &tableTournaments{}
 	reporter = instrumentReporter(tel, reporter, tournaments) // run_telemetry.go
 	if !s.MaxSpeed && !s.pacedSimulation() {
@@ -83,7 +82,6 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 	tables, served := servedTables(s, tables, tableLog) // --play or --web: every table served (run_web.go)
 	tables = instrumentTables(tel, tables, served, s.HandHistories != "", tournaments, tableLog)
 	host := workflows.NewLocalTableHost(reporter, tables)
-	host.Hurrier = bounded // a table with a player on his way reports first
 	recorder, err := newRecordingHost(host, s.DataDir)
 	if err != nil {
 		c.Close()

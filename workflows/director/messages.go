@@ -47,16 +47,6 @@ type Order struct {
 	Quiet *bool `json:"quiet,omitempty"`
 }
 
-// Awaited reports whether someone beside the table waits for the order to be applied: a player
-// on his way (Seat, MoveOut), a table's players as it closes, the field in hand-for-hand, a
-// director (Pause, Sanction, Tool) or a player buying chips (Rebuy). A table given one should
-// report soon (workflows.TableHurrier); the others (levels, credit, holds, the handshakes) wait
-// for its next report as well as any.
-func (o Order) Awaited() bool {
-	return o.Seat != nil || o.MoveOut != nil || o.Close != nil || o.HandForHand != nil ||
-		o.Pause != nil || o.Sanction != nil || o.Rebuy != nil || o.Tool != nil
-}
-
 // SeatOrder seats a player who arrives at the table: moved in (R3, R4) or newly registered.
 type SeatOrder struct {
 	Player string           `json:"player"`
