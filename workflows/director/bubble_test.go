@@ -489,7 +489,12 @@ func sentOf[V any](s *TournamentState, field func(Order) *V) map[floor.TableID]V
 
 // answer steps s's credits as it does while it takes table id's events and answers them.
 func answer(s *TournamentState, id floor.TableID) {
+	answerWith(s, id, s.grantCredit)
+}
+
+// answerWith runs step as s runs it while it takes table id's events and answers them.
+func answerWith(s *TournamentState, id floor.TableID, step func()) {
 	s.Answering = id
-	s.grantCredit()
+	step()
 	s.Answering = 0
 }

@@ -511,9 +511,7 @@ func TestHoldRidesOnTheAnswer(t *testing.T) { // rule R3
 		}
 	}
 	answerHold := func(s *TournamentState, id floor.TableID) {
-		s.Answering = id
-		s.hold(simStart)
-		s.Answering = 0
+		answerWith(s, id, func() { s.hold(simStart) })
 	}
 	s := field(PaceLatest, 2, 4)
 	a, b := s.Tables[2].ID, s.Tables[4].ID
