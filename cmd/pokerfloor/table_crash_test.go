@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
@@ -162,6 +164,24 @@ func (p *tableProcess) stderr() string {
 	return out
 }
 
+// queryTable asks the table's workflow for its state, again while the query times out and ctx
+// lasts: a query waits for the worker to answer it, and one of a loaded machine (two test suites
+// on 2 cores) took over a minute to (TestTableSurvivesKills failed so on 7 December, 65 s in).
+func queryTable(ctx context.Context, c client.Client, id string) (director.TableState, error) {
+	for {
+		var st director.TableState
+		v, err := c.QueryWorkflow(ctx, id, "", workflows.TableStateQuery)
+		if err == nil {
+			err = v.Get(&st)
+		}
+		var timeout *serviceerror.DeadlineExceeded
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) && !errors.As(err, &timeout) {
+			return st, err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
 // TestTableSurvivesKills runs the real `pokerfloor table` process (this test binary running main)
 // against a real Temporal server with the table's real TableWorkflow, kills it with SIGKILL at
 // random points 100 times and starts it again each time. Nine in-process bots (--bots all) play:
@@ -234,11 +254,7 @@ func TestTableSurvivesKills(t *testing.T) {
 	// new stack (a SeatOrder, as the tournament sends), keeping at least five at the table.
 	reentered := map[string]int64{} // the re-entries not yet seen in a hand, with their stacks
 	reenter := func() {
-		var st director.TableState
-		v, err := c.QueryWorkflow(ctx, tableID, "", workflows.TableStateQuery)
-		if err == nil {
-			err = v.Get(&st)
-		}
+		st, err := queryTable(ctx, c, tableID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -376,11 +392,7 @@ func TestTableSurvivesKills(t *testing.T) {
 	if top := last.dealt[len(last.dealt)-1]; hand != top {
 		t.Fatalf("the workflow acknowledged hands up to %d; the last process, stopped in order, dealt up to %d", hand, top)
 	}
-	var final director.TableState
-	v, err := c.QueryWorkflow(ctx, tableID, "", workflows.TableStateQuery)
-	if err == nil {
-		err = v.Get(&final)
-	}
+	final, err := queryTable(ctx, c, tableID)
 	if err != nil {
 		t.Fatal(err)
 	}
