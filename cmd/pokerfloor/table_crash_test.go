@@ -165,8 +165,8 @@ func (p *tableProcess) stderr() string {
 }
 
 // queryTable asks the table's workflow for its state, again while the query times out and ctx
-// lasts: a query waits for the worker to answer it, and one of a loaded machine (two test suites
-// on 2 cores) took over a minute to (TestTableSurvivesKills failed so on 7 December, 65 s in).
+// lasts: a query waits for the worker to answer it, and on a loaded machine (two test suites on
+// 2 cores, load 13) the first one timed out, 65 s into TestTableSurvivesKills (7 December).
 func queryTable(ctx context.Context, c client.Client, id string) (director.TableState, error) {
 	for {
 		var st director.TableState
