@@ -299,7 +299,38 @@ type tournamentWorkflow struct {
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 	info := workflow.GetInfo(ctx)
-	return info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > w.s.Spec.ContinueAsNewAfter
+	return runDue(w.s.Pace, info.GetCurrentHistoryLength(), w.s.Spec.ContinueAsNewAfter, info.GetContinueAsNewSuggested(), info.GetContinueAsNewSuggestedReasons())
+}
+
+// RunEvents is the history length at which a tournament's or a section's run continues as new
+// for its events, from director.PaceOwnEventCount, once Temporal has suggested it (or at its
+// spec's ContinueAsNewAfter, when that is less). Each continue-as-new costs a section its quiet: an
+// order signal to each of its hundred tables and its answer, and the tables' news held until the
+// next run tells them to go on (director's link.go, "Quiet"); at 100,000 entries about one
+// order signal in five carried it (docs/design.md, "What a section's tables wait on"). At
+// Temporal's suggestion, 4,096 events, a section of 10,000 entries had a history of 1.4 MB (7
+// December, 11 sections, each 4,421-4,583 events as it continued: the quiet's own events after
+// it came due); at 8,000 about 2.5 MB, under Temporal's suggestion for the size (4 MB), which
+// still counts at once as its suggestion for the Updates does (2,000 a run at most), and the
+// quiet's events after it keep the run under the server's warning at 10,240 events.
+const RunEvents = 8000
+
+// runDue reports whether a tournament's or a section's run of pace, with a history of length
+// events, continues as new: past after, or when Temporal suggests it (suggested, for reasons);
+// from director.PaceOwnEventCount a suggestion for the event count alone waits for RunEvents.
+func runDue(pace, length, after int, suggested bool, reasons []workflow.ContinueAsNewSuggestedReason) bool {
+	if length > after {
+		return true
+	}
+	if !suggested {
+		return false
+	}
+	if pace < director.PaceOwnEventCount || length >= RunEvents || len(reasons) == 0 {
+		return true // a server that does not say why: as it suggests
+	}
+	return slices.ContainsFunc(reasons, func(r workflow.ContinueAsNewSuggestedReason) bool {
+		return r != workflow.ContinueAsNewSuggestedReasonTooManyHistoryEvents
+	})
 }
 
 // process takes the news in and does the floor's work.

@@ -953,8 +953,12 @@ const (
 	// PaceLazyHold: a table that takes answers is told to hold with the answer to its next
 	// events, not by a signal of its own, and not at all if it is no longer short by then (hold).
 	PaceLazyHold = 32
+	// PaceOwnEventCount: a run continues as new for its history's event count at RunEvents, not
+	// when Temporal first suggests it (4,096 events by default); Temporal's suggestion for the
+	// history's size or for its Updates still counts at once (ContinueAsNewReasons).
+	PaceOwnEventCount = 33
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
-	PaceLatest = PaceLazyHold
+	PaceLatest = PaceOwnEventCount
 )
 
 // MergeOutbox gathers the orders queued for each table into one batch, in the order of their
