@@ -955,7 +955,7 @@ const (
 	PaceLazyHold = 32
 	// PaceOwnEventCount: a run continues as new for its history's event count at RunEvents, not
 	// when Temporal first suggests it (4,096 events by default); Temporal's suggestion for the
-	// history's size or for its Updates still counts at once (ContinueAsNewReasons).
+	// history's size or for its Updates still counts at once (workflows' runDue).
 	PaceOwnEventCount = 33
 	// PaceLatest is the pace of a run started now, and of a state made outside a workflow.
 	PaceLatest = PaceOwnEventCount
