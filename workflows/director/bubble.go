@@ -36,6 +36,27 @@ func (b bubble) near(approaching, near bool) bool {
 	return approaching && (near || b.nearing() && b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+3*b.tables+4)
 }
 
+// nearNow is near as the tournament of sections decides it from PlanNearFollowsTables: within
+// three times the rounds' margin of them, and no longer once the tables in play have fallen so
+// far that the field is above three and a half times it again (it was already: near). The margin
+// counts the tables in play; on 7 December at 100,000 entries the approach came near with 21,420
+// left on 3,775 tables (5.7 players a table, the floor behind the eliminations), and stayed near
+// while the floor broke them to 1,300 within twelve minutes: the field dealt one hand a report
+// from there to the rounds, 1,100 hands a minute against 17,000 before it, 33 of the run's 75
+// minutes. Near counted at the tables left, the field deals its approach's batches again until
+// it is near the fewer tables' rounds; the half table of margin between the two keeps a table
+// from being told back and forth.
+func (b bubble) nearNow(approaching, near bool) bool {
+	if !approaching || !b.nearing() {
+		return false
+	}
+	margin := 3 * b.tables
+	if near {
+		margin += b.tables / 2
+	}
+	return b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+margin+4
+}
+
 // rounds says whether the tables play in hand-for-hand rounds (lockstep; on: they do already) and
 // whether a round's eliminations are one group for the places (R7). Within HandForHandBefore of
 // the money both. A simulation goes into rounds earlier, tables breaking shrinking the margin,

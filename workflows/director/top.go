@@ -156,6 +156,10 @@ type TopState struct {
 // slowest and for the field's moves, and a paced 10,000 at x60 stood still 15-30 s at each (hands
 // 22,240 at 0:46, 22,296 at 1:16), level 6 at 2:26 against 1:11 live; its runs need not repeat
 // (two runs with one seed at full speed do), and without barriers level 5 came at 1:26.
+// PlanNearFollowsTables the one from which a field without barriers is near the rounds by the
+// tables it has in play now (bubble.nearNow), not by those it had when it came near: the floor
+// breaks the approach's short tables while the field nears, and the field goes back to its
+// approach's batches until it is near the fewer tables' rounds.
 // PlanLatest is the Plan of a run started now.
 const (
 	PlanBeside             = 1
@@ -166,7 +170,8 @@ const (
 	PlanBarriers           = 6
 	PlanBarrierCounts      = 7
 	PlanBarriersAtMaxSpeed = 8
-	PlanLatest             = PlanBarriersAtMaxSpeed
+	PlanNearFollowsTables  = 9
+	PlanLatest             = PlanNearFollowsTables
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -647,7 +652,11 @@ func (t *TopState) approachBubble(alone func(tables int) bool) bubble {
 		h.Approach = approach
 		t.broadcast(SectionOrder{Approach: &approach})
 	}
-	if near := b.near(h.Approach, h.Near); t.Plan >= PlanNear && near != h.Near {
+	near := b.near(h.Approach, h.Near)
+	if t.Plan >= PlanNearFollowsTables && !t.barriers() {
+		near = b.nearNow(h.Approach, h.Near)
+	}
+	if t.Plan >= PlanNear && near != h.Near {
 		h.Near = near
 		t.broadcast(SectionOrder{Near: &near})
 	}
