@@ -193,7 +193,8 @@ type topRun struct {
 
 func (w *topRun) continueAsNewDue(ctx workflow.Context) bool {
 	info := workflow.GetInfo(ctx)
-	return info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > w.t.Spec.ContinueAsNewAfter
+	return runDue(w.t.Plan >= director.PlanOwnEventCount, info.GetCurrentHistoryLength(), w.t.Spec.ContinueAsNewAfter,
+		info.GetContinueAsNewSuggested(), info.GetContinueAsNewSuggestedReasons())
 }
 
 func (w *topRun) quiet(ctx workflow.Context) bool {

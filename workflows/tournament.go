@@ -299,12 +299,13 @@ type tournamentWorkflow struct {
 
 func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 	info := workflow.GetInfo(ctx)
-	return runDue(w.s.Pace, info.GetCurrentHistoryLength(), w.s.Spec.ContinueAsNewAfter, info.GetContinueAsNewSuggested(), info.GetContinueAsNewSuggestedReasons())
+	return runDue(w.s.Pace >= director.PaceOwnEventCount, info.GetCurrentHistoryLength(), w.s.Spec.ContinueAsNewAfter, info.GetContinueAsNewSuggested(), info.GetContinueAsNewSuggestedReasons())
 }
 
 // RunEvents is the history length at which a tournament's or a section's run continues as new
-// for its events, from director.PaceOwnEventCount, once Temporal has suggested it (or at its
-// spec's ContinueAsNewAfter, when that is less). Each continue-as-new costs a section its quiet: an
+// for its events, from director.PaceOwnEventCount (a tournament of sections from
+// director.PlanOwnEventCount), once Temporal has suggested it (or at its spec's
+// ContinueAsNewAfter, when that is less). Each continue-as-new costs a section its quiet: an
 // order signal to each of its hundred tables and its answer, and the tables' news held until the
 // next run tells them to go on (director's link.go, "Quiet"); at 100,000 entries about one
 // order signal in five carried it (docs/design.md, "What a section's tables wait on"). At
@@ -315,17 +316,18 @@ func (w *tournamentWorkflow) continueAsNewDue(ctx workflow.Context) bool {
 // quiet's events after it keep the run under the server's warning at 10,240 events.
 const RunEvents = 8000
 
-// runDue reports whether a tournament's or a section's run of pace, with a history of length
-// events, continues as new: past after, or when Temporal suggests it (suggested, for reasons);
-// from director.PaceOwnEventCount a suggestion for the event count alone waits for RunEvents.
-func runDue(pace, length, after int, suggested bool, reasons []workflow.ContinueAsNewSuggestedReason) bool {
+// runDue reports whether a tournament's or a section's run, with a history of length events,
+// continues as new: past after, or when Temporal suggests it (suggested, for reasons); a run that
+// keeps its own event count (own: from director.PaceOwnEventCount, or director.PlanOwnEventCount
+// for a tournament of sections) takes a suggestion for the event count alone at RunEvents.
+func runDue(own bool, length, after int, suggested bool, reasons []workflow.ContinueAsNewSuggestedReason) bool {
 	if length > after {
 		return true
 	}
 	if !suggested {
 		return false
 	}
-	if pace < director.PaceOwnEventCount || length >= RunEvents || len(reasons) == 0 {
+	if !own || length >= RunEvents || len(reasons) == 0 {
 		return true // a server that does not say why: as it suggests
 	}
 	return slices.ContainsFunc(reasons, func(r workflow.ContinueAsNewSuggestedReason) bool {
