@@ -22,10 +22,16 @@ func (b bubble) nearing() bool {
 	return b.spec.Simulation && b.spec.HandForHandBefore >= 0 && b.left > b.paid && !b.alone
 }
 
+// within says the field is within margin players of where the rounds' margins are counted from:
+// the paid places and HandForHandBefore (at least one) above them.
+func (b bubble) within(margin int) bool {
+	return b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+margin
+}
+
 // approach says whether a simulation nears the bubble (approaching, it was already): from then on
 // every table tells every hand, so that the floor sees the bubble come.
 func (b bubble) approach(approaching bool) bool {
-	return b.nearing() && (approaching || b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+4*b.tables)
+	return b.nearing() && (approaching || b.within(4*b.tables))
 }
 
 // near says whether a simulation in the approach (approaching) is within three times the rounds'
@@ -33,7 +39,7 @@ func (b bubble) approach(approaching bool) bool {
 // every hand again (one hand a batch: tableBatch), so that when the rounds open none still deals
 // a batch on toward a hand with an elimination before it hears of them (PaceSlideBatch).
 func (b bubble) near(approaching, near bool) bool {
-	return approaching && (near || b.nearing() && b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+3*b.tables+4)
+	return approaching && (near || b.nearing() && b.within(3*b.tables+4))
 }
 
 // nearNow is near as the tournament of sections decides it from PlanNearFollowsTables: within
@@ -54,7 +60,7 @@ func (b bubble) nearNow(approaching, near bool) bool {
 	if near {
 		margin += b.tables / 2
 	}
-	return b.left <= b.paid+max(b.spec.HandForHandBefore, 1)+margin+4
+	return b.within(margin + 4)
 }
 
 // rounds says whether the tables play in hand-for-hand rounds (lockstep; on: they do already) and
@@ -69,6 +75,6 @@ func (b bubble) rounds(on bool) (lockstep, grouped bool) {
 	if !b.nearing() {
 		return grouped, grouped
 	}
-	lockstep = on || b.left <= b.paid+max(before, 1)+b.tables+2
+	lockstep = on || b.within(b.tables+2)
 	return lockstep, lockstep
 }
