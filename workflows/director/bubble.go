@@ -45,13 +45,14 @@ func (b bubble) near(approaching, near bool) bool {
 // nearNow is near as the tournament of sections decides it from PlanNearFollowsTables: within
 // three times the rounds' margin of them, and no longer once the tables in play have fallen so
 // far that the field is above three and a half times it again (it was already: near). The margin
-// counts the tables in play; on 7 December at 100,000 entries the approach came near with 21,420
-// left on 3,775 tables (5.7 players a table, the floor behind the eliminations), and stayed near
-// while the floor broke them to 1,300 within twelve minutes: the field dealt one hand a report
-// from there to the rounds, 1,100 hands a minute against 17,000 before it, 33 of the run's 75
-// minutes. Near counted at the tables left, the field deals its approach's batches again until
-// it is near the fewer tables' rounds; the half table of margin between the two keeps a table
-// from being told back and forth.
+// counts the tables in play, and at 100,000 entries the floor's breaks lag the eliminations
+// through the approach: read from the tournament's state on 7 December, it came near with 30,355
+// left on 6,906 tables (4.4 players a table), and the floor had broken them to 3,192 by 21,527
+// left, where it is near no longer. Kept near until the rounds (before the plan), the field
+// dealt one hand a report there, about 1,100 hands a minute against 17,000 before it: the run
+// reached the rounds at about 1:02 rather than 43 minutes. Near counted at the tables left, the
+// field deals its approach's batches again until it is near the fewer tables' rounds; the half
+// table of margin between the two keeps a table from being told back and forth.
 func (b bubble) nearNow(approaching, near bool) bool {
 	if !approaching || !b.nearing() {
 		return false
