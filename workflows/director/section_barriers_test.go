@@ -191,3 +191,57 @@ func TestBarrierPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
 		t.Errorf("PlanBarriers moved %d players, not four times the %d now: the test proves nothing", before, players)
 	}
 }
+
+// TestPlanCountsTheTablesSectionsKeep: without barriers a section breaks its tables beside play,
+// and its breaks lag its eliminations; the tournament's plan counts each section's tables as
+// those it keeps once it has broken its own down to what its players fill (R4 inside it), as at a
+// barrier, not those it has not broken yet. Counted at those (before PlanKeptTables), a field
+// whose sections are all a few breaks behind looks short of players everywhere, and the plan
+// closed whole sections and moved their players: a 30,000-entry run drained 13 of its 34 sections
+// at once. Now it takes off only the tables the field holds beyond its players' need (about one a
+// section, from the sections with the fewest).
+func TestPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
+	moved := func(plan int) (players, closing int) {
+		spec := simSpec(18000)
+		spec.SectionTables = 20
+		top, starts, err := NewTopState("big", spec, 7, 0, simStart) // no seed: no barriers
+		if err != nil {
+			t.Fatal(err)
+		}
+		top.SetPlan(plan, starts)
+		if top.barriers() {
+			t.Fatalf("plan %d: barriers", plan)
+		}
+		// Every section on its 20 tables with 110 to 114 players, breaking two, its moves under way.
+		for i := range top.Sections {
+			r := &top.Sections[i]
+			r.Last = SectionEvent{Section: r.Number, Players: 20*9 - 66 - i%5, Tables: 20, Breaking: 2}
+			for r.Orders.Pending() {
+				msgs := r.Orders.Take()
+				r.Orders.Ack(msgs[len(msgs)-1].Seq)
+			}
+		}
+		top.planSections()
+		for i := range top.Sections {
+			r := &top.Sections[i]
+			for _, m := range r.Orders.Take() {
+				if o := m.Msg.SendOut; o != nil {
+					players += o.Players
+				}
+			}
+			if r.Phase == SectionDraining {
+				closing++
+			}
+		}
+		return players, closing
+	}
+	players, closing := moved(PlanLatest)
+	if field := 11200; players > field/20 || closing > 5 {
+		t.Errorf("the plan moved %d players of %d between the 100 sections and closed %d: want at most 5 %% of the field, 5 sections", players, field, closing)
+	}
+	before, closedBefore := moved(PlanKeptTables - 1)
+	t.Logf("moved %d players, closed %d sections (plan %d: %d, %d)", players, closing, PlanKeptTables-1, before, closedBefore)
+	if before <= 4*players || closedBefore <= 4*closing {
+		t.Errorf("plan %d moved %d players and closed %d sections, not four times the %d and %d now: the test proves nothing", PlanKeptTables-1, before, closedBefore, players, closing)
+	}
+}

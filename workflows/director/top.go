@@ -166,6 +166,12 @@ type TopState struct {
 // field's first ten minutes, each at 4,105-4,111 events (about 720 of the sections' reports,
 // 300 activities writing places out), its orders to the sections held while it drained and sent
 // again by the next run.
+// PlanKeptTables the one from which a field without barriers counts each section's tables for
+// its plan as a barrier's plan does (PlanBarrierCounts): those the section keeps once it has
+// broken its own down to what its players fill, not those it has not broken yet. A section's
+// breaks lag its eliminations (each is a move of every player at the table), and the field's
+// count of tables with them: a 30,000-entry run (7 December) drained 13 of its 34 sections at
+// once, 12,288 players left on 2,466 tables where 1,366 would seat them.
 // PlanLatest is the Plan of a run started now.
 const (
 	PlanBeside             = 1
@@ -178,7 +184,8 @@ const (
 	PlanBarriersAtMaxSpeed = 8
 	PlanNearFollowsTables  = 9
 	PlanOwnEventCount      = 10
-	PlanLatest             = PlanOwnEventCount
+	PlanKeptTables         = 11
+	PlanLatest             = PlanKeptTables
 )
 
 // SectionStart is what a section's workflow starts from: its number, the tables the draw gave it
@@ -880,12 +887,15 @@ func (t *TopState) planSections() {
 		}
 		c := floor.SectionCount{ID: r.Number, Players: r.Last.Players, Tables: r.Last.Tables}
 		switch {
-		case t.Plan >= PlanBarrierCounts && t.barriers():
+		case t.Plan >= PlanBarrierCounts && t.barriers(), t.Plan >= PlanKeptTables:
 			// At a barrier no section has broken a table since the last (its own plan comes with
 			// the next horizon): counted at the tables it stopped at, every section would look
 			// as empty as the field has become, and the plan would close whole sections and move
 			// their players (at 18,000 entries, 14 % of the field at the first barrier) where
-			// each section breaks its own tables down to what its players fill.
+			// each section breaks its own tables down to what its players fill. Without
+			// barriers (from PlanKeptTables) the same holds for the tables a section has not
+			// yet broken: its breaks lag its eliminations (at 30,000 entries, 2,059 tables kept
+			// for 1,366 needed), and counted at those the plan closed 13 of 34 sections at once.
 			c.Tables = floor.TableCount(r.Last.Players, t.Spec.TableSize)
 		case t.Plan >= PlanBeside:
 			// The tables it keeps: those it is breaking take no arrival (their players are on their

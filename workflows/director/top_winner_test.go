@@ -14,7 +14,9 @@ import (
 // bust and the winner on his way together. The tournament is over (R5), and the winner is the
 // one player between two sections; before, only a section's last player was one, and place 1
 // (a satellite's seat, 1,050.00) went unpaid: 44 places for 45 entries
-// (TestBountiesAndSatellitesInSectionsEndToEnd/satellite once under load).
+// (TestBountiesAndSatellitesInSectionsEndToEnd/satellite once under load). The plan counts
+// section 2's empty table as the plan of a run started before PlanKeptTables does; from there a
+// section's count is the tables its players need, and the plan sends nobody to an empty one.
 func TestWinnerOnHisWayBetweenSections(t *testing.T) { // rules R5, R6
 	spec := simSpec(45)
 	spec.SectionTables = 2
@@ -27,6 +29,7 @@ func TestWinnerOnHisWayBetweenSections(t *testing.T) { // rules R5, R6
 	if len(top.Sections) != 3 {
 		t.Fatalf("%d sections, want 3", len(top.Sections))
 	}
+	top.Plan = PlanKeptTables - 1
 	top.Tick(simStart)
 	stack := top.Ledger.Total()
 	var sendOut *SendOutOrder // the last order to section 3 to send players out
