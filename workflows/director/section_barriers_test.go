@@ -146,40 +146,11 @@ func TestBarriersUpToBarrierTables(t *testing.T) {
 // its players' need (about one a section, from the sections with the fewest: a few merge).
 func TestBarrierPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
 	moved := func(plan int) (players, closing int) {
-		spec := simSpec(18000)
-		spec.Seed = 7
-		spec.SectionTables = 20
-		top, starts, err := NewTopState("big", spec, 7, 0, simStart)
-		if err != nil {
-			t.Fatal(err)
-		}
-		top.SetPlan(plan, starts)
-		if !top.barriers() {
-			t.Fatalf("plan %d: no barriers", plan)
-		}
 		// Every section at the barrier on its 20 tables with 110 to 114 players, 66 to 70 out since
 		// the start (the field down to 11,200).
-		for i := range top.Sections {
-			r := &top.Sections[i]
-			r.Last = SectionEvent{Section: r.Number, Players: 20*9 - 66 - i%5, Tables: 20, Settled: true, Barrier: top.Horizon}
-			for r.Orders.Pending() {
-				msgs := r.Orders.Take()
-				r.Orders.Ack(msgs[len(msgs)-1].Seq)
-			}
-		}
-		top.planSections()
-		for i := range top.Sections {
-			r := &top.Sections[i]
-			for _, m := range r.Orders.Take() {
-				if o := m.Msg.SendOut; o != nil {
-					players += o.Players
-				}
-			}
-			if r.Phase == SectionDraining {
-				closing++
-			}
-		}
-		return players, closing
+		return planOnce(t, 7, plan, true, func(i int, top *TopState) SectionEvent {
+			return SectionEvent{Players: 20*9 - 66 - i%5, Tables: 20, Settled: true, Barrier: top.Horizon}
+		})
 	}
 	players, closing := moved(PlanLatest)
 	if field := 11200; players > field/20 || closing > 5 {
@@ -202,38 +173,11 @@ func TestBarrierPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
 // section, from the sections with the fewest).
 func TestPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
 	moved := func(plan int) (players, closing int) {
-		spec := simSpec(18000)
-		spec.SectionTables = 20
-		top, starts, err := NewTopState("big", spec, 7, 0, simStart) // no seed: no barriers
-		if err != nil {
-			t.Fatal(err)
-		}
-		top.SetPlan(plan, starts)
-		if top.barriers() {
-			t.Fatalf("plan %d: barriers", plan)
-		}
-		// Every section on its 20 tables with 110 to 114 players, breaking two, its moves under way.
-		for i := range top.Sections {
-			r := &top.Sections[i]
-			r.Last = SectionEvent{Section: r.Number, Players: 20*9 - 66 - i%5, Tables: 20, Breaking: 2}
-			for r.Orders.Pending() {
-				msgs := r.Orders.Take()
-				r.Orders.Ack(msgs[len(msgs)-1].Seq)
-			}
-		}
-		top.planSections()
-		for i := range top.Sections {
-			r := &top.Sections[i]
-			for _, m := range r.Orders.Take() {
-				if o := m.Msg.SendOut; o != nil {
-					players += o.Players
-				}
-			}
-			if r.Phase == SectionDraining {
-				closing++
-			}
-		}
-		return players, closing
+		// Every section on its 20 tables with 110 to 114 players, breaking two, its moves under
+		// way; no seed: no barriers.
+		return planOnce(t, 0, plan, false, func(i int, _ *TopState) SectionEvent {
+			return SectionEvent{Players: 20*9 - 66 - i%5, Tables: 20, Breaking: 2}
+		})
 	}
 	players, closing := moved(PlanLatest)
 	if field := 11200; players > field/20 || closing > 5 {
@@ -244,4 +188,44 @@ func TestPlanCountsTheTablesSectionsKeep(t *testing.T) { // rules R3, R4
 	if before <= 4*players || closedBefore <= 4*closing {
 		t.Errorf("plan %d moved %d players and closed %d sections, not four times the %d and %d now: the test proves nothing", PlanKeptTables-1, before, closedBefore, players, closing)
 	}
+}
+
+// planOnce is the tournament's plan between the 100 sections of 20 tables of an 18,000-entry
+// simulation of seed seed on plan, each section's counts from last, every order applied: the
+// players it moves between sections and the sections it closes. barriers: the field keeps them.
+func planOnce(t *testing.T, seed uint64, plan int, barriers bool, last func(i int, top *TopState) SectionEvent) (players, closing int) {
+	t.Helper()
+	spec := simSpec(18000)
+	spec.Seed = seed
+	spec.SectionTables = 20
+	top, starts, err := NewTopState("big", spec, 7, 0, simStart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top.SetPlan(plan, starts)
+	if top.barriers() != barriers {
+		t.Fatalf("plan %d: barriers %v, want %v", plan, top.barriers(), barriers)
+	}
+	for i := range top.Sections {
+		r := &top.Sections[i]
+		r.Last = last(i, top)
+		r.Last.Section = r.Number
+		for r.Orders.Pending() {
+			msgs := r.Orders.Take()
+			r.Orders.Ack(msgs[len(msgs)-1].Seq)
+		}
+	}
+	top.planSections()
+	for i := range top.Sections {
+		r := &top.Sections[i]
+		for _, m := range r.Orders.Take() {
+			if o := m.Msg.SendOut; o != nil {
+				players += o.Players
+			}
+		}
+		if r.Phase == SectionDraining {
+			closing++
+		}
+	}
+	return players, closing
 }
