@@ -50,7 +50,7 @@ func (b bubble) near(approaching, near bool) bool {
 // left on 6,906 tables (4.4 players a table), and the floor had broken them to 3,192 by 21,527
 // left, where it is near no longer. Kept near until the rounds (before the plan), the field
 // dealt one hand a report there, about 1,100 hands a minute against 17,000 before it: the run
-// reached the rounds at about 1:02 rather than 43 minutes. Near counted at the tables left, the
+// reached the rounds at about 1:02 rather than 46 minutes. Near counted at the tables left, the
 // field deals its approach's batches again until it is near the fewer tables' rounds; the half
 // table of margin between the two keeps a table from being told back and forth.
 func (b bubble) nearNow(approaching, near bool) bool {
