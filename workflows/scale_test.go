@@ -392,9 +392,36 @@ func (p *phases) String() string {
 // the other waits mostly on the round trips.
 const historyReaders = 16
 
+// readAttempts bounds the reads of one run's history. Each request of a read gets at most 10 s
+// from the SDK (its maxRPCTimeout, whatever the context's deadline), and a server made slow by
+// the machine runs past that: with a second suite beside it (7 December, AMD EPYC family 25
+// model 1, 2 vCPUs) seven reads in a row ran out at once, and the test failed on its own
+// instrument, not on a run it read. A read that fails is made again, after 1, 2, 4 and 8 s, while
+// the test's context lasts; a workflow that is not there (NotFound) is an answer, not a failure.
+const readAttempts = 5
+
+// limitsRetried is limitsOf, made again (readAttempts) when it fails; again says how many times.
+func limitsRetried(ctx context.Context, c client.Client, id, run string) (l runLimits, again int, err error) {
+	delay := time.Second
+	for attempt := 1; ; attempt++ {
+		l, err = limitsOf(ctx, c, id, run)
+		var nf *serviceerror.NotFound
+		if err == nil || errors.As(err, &nf) || ctx.Err() != nil || attempt == readAttempts {
+			return l, attempt - 1, err
+		}
+		select {
+		case <-ctx.Done():
+			return l, attempt - 1, err
+		case <-time.After(delay):
+		}
+		delay *= 2
+	}
+}
+
 // runsLimits reads the history of every run of each workflow in ids (from the current run back
-// through the runs it continued), a few at a time.
-func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimits, notStarted int, _ error) {
+// through the runs it continued), a few at a time; again counts the reads made again
+// (readAttempts).
+func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimits, notStarted, again int, _ error) {
 	var (
 		mu   sync.Mutex
 		out  []runLimits
@@ -408,8 +435,9 @@ func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimi
 			defer wg.Done()
 			for id := range next {
 				for run := ""; ; {
-					l, err := limitsOf(ctx, c, id, run)
+					l, n, err := limitsRetried(ctx, c, id, run)
 					mu.Lock()
+					again += n
 					var nf *serviceerror.NotFound
 					if errors.As(err, &nf) && run == "" {
 						notStarted++
@@ -435,7 +463,7 @@ func runsLimits(ctx context.Context, c client.Client, ids []string) (_ []runLimi
 	}
 	close(next)
 	wg.Wait()
-	return out, notStarted, errors.Join(errs...)
+	return out, notStarted, again, errors.Join(errs...)
 }
 
 // continuedOfType counts the runs of workflows of type kind that continued as new.
@@ -708,11 +736,11 @@ func playWithinLimits(t *testing.T, run limitsRun) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids[1:])
-	runs, notStarted, err := runsLimits(ctx, c, ids)
+	runs, notStarted, again, err := runsLimits(ctx, c, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	phase.reached(fmt.Sprintf("%d runs' histories read", len(runs)))
+	phase.reached(fmt.Sprintf("%d runs' histories read (%d reads made again)", len(runs), again))
 	var largest, largestCAN runLimits
 	unhandled := 0
 	unhandledBy := map[string]int{} // receiver kind <- signal name
