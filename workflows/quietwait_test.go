@@ -2,7 +2,9 @@ package workflows
 
 import (
 	"errors"
+	"maps"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,7 +56,7 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 			env.OnActivity(StartTablesActivity, mock.Anything, mock.Anything, mock.Anything).After(c.startTook).Return(nil)
 			asked := map[floor.TableID]int{} // a table's Order.Quiet's Seq
 			askedAt := map[floor.TableID]time.Duration{}
-			onOrders(env, c.signalTook, func(table string, orders []director.Order) {
+			mu := onOrders(env, c.signalTook, func(table string, orders []director.Order) {
 				for _, o := range orders {
 					if o.Quiet != nil && *o.Quiet {
 						n := tableOf(t, inputs, table)
@@ -77,7 +79,10 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 				env.SignalWorkflow(TableEventSignal, ev)
 			}
 			env.RegisterDelayedCallback(func() {
-				for n, seq := range asked {
+				mu.Lock()
+				now := maps.Clone(asked)
+				mu.Unlock()
+				for n, seq := range now {
 					if !c.silent || n != 2 {
 						answer(n, seq)
 					}
@@ -86,6 +91,8 @@ func TestSectionWaitsForTheQuietOfTablesAskedLate(t *testing.T) {
 
 			env.SetCurrentHistoryLength(51) // due to continue as new from its first task
 			env.ExecuteWorkflow(SectionWorkflow, TournamentInput{Section: &start0})
+			mu.Lock()
+			defer mu.Unlock()
 			ended := env.Now().Sub(start)
 			var can *workflow.ContinueAsNewError
 			if err := env.GetWorkflowError(); !errors.As(err, &can) {
@@ -285,8 +292,18 @@ func tableOf(t *testing.T, inputs map[floor.TableID]director.TableState, id stri
 }
 
 // onOrders has the orders a section (or a tournament of one) signals its tables taken by took,
-// each delivered after on the workflow's clock.
-func onOrders(env *testsuite.TestWorkflowEnvironment, after time.Duration, took func(table string, orders []director.Order)) {
+// each delivered after on the workflow's clock. The test suite runs each signal's mock in a
+// goroutine of its own, so took is called under the mutex returned, which a reader of what took
+// writes holds too: two signals' calls at once wrote one map together and the package's tests
+// died ("concurrent map writes", TestSectionWaitsForTheQuietOfTablesAskedLate beside a second
+// suite, 7 December).
+func onOrders(env *testsuite.TestWorkflowEnvironment, after time.Duration, took func(table string, orders []director.Order)) *sync.Mutex {
+	var mu sync.Mutex
 	env.OnSignalExternalWorkflow(mock.Anything, mock.Anything, "", OrdersSignal, mock.Anything).After(after).Return(nil).
-		Run(func(args mock.Arguments) { took(args.String(1), args.Get(4).([]director.Order)) })
+		Run(func(args mock.Arguments) {
+			mu.Lock()
+			defer mu.Unlock()
+			took(args.String(1), args.Get(4).([]director.Order))
+		})
+	return &mu
 }
