@@ -178,7 +178,7 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 	}
 	start := env.Now()
 	var toClosing [][]director.Order
-	onOrders(env, 0, func(table string, orders []director.Order) {
+	mu := onOrders(env, 0, func(table string, orders []director.Order) {
 		n := tableOf(t, inputs, table)
 		if tables[n] == nil {
 			return
@@ -194,6 +194,7 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 	// its close once it may tell it.
 	told := map[floor.TableID]int{}
 	tell := func(n floor.TableID) {
+		mu.Lock() // the orders' mocks write the tables' states
 		st := tables[n]
 		var ev director.TableEvent
 		acked := st.Acked
@@ -202,7 +203,9 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 			ev.Closed = true
 		}
 		ev.CanQuiet = true
-		if st.Event(&ev, acked, env.Now()) {
+		news := st.Event(&ev, acked, env.Now())
+		mu.Unlock()
+		if news {
 			env.SignalWorkflow(TableEventSignal, ev)
 			told[n]++
 		}
@@ -219,6 +222,8 @@ func TestSectionEndingWhileQuietEndsItsTablesQuiet(t *testing.T) {
 	}, 20*time.Second)
 	env.SetCurrentHistoryLength(51) // due to continue as new from its first task
 	env.ExecuteWorkflow(SectionWorkflow, TournamentInput{State: first})
+	mu.Lock()
+	defer mu.Unlock()
 	ended := env.Now().Sub(start)
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatalf("the section ended at %v with %v, expected it to end", ended, err)
@@ -256,7 +261,7 @@ func TestSectionAsksItsTablesQuietWithinTheSignalCap(t *testing.T) {
 	// Every signal takes 5 s to be delivered: the asks delivered at one time went together.
 	delivered := map[time.Duration]int{}
 	asked := map[floor.TableID]bool{}
-	onOrders(env, 5*time.Second, func(table string, orders []director.Order) {
+	mu := onOrders(env, 5*time.Second, func(table string, orders []director.Order) {
 		for _, o := range orders {
 			if o.Quiet != nil && *o.Quiet {
 				asked[tableOf(t, inputs, table)] = true
@@ -266,6 +271,8 @@ func TestSectionAsksItsTablesQuietWithinTheSignalCap(t *testing.T) {
 	})
 	env.SetCurrentHistoryLength(51) // due to continue as new from its first task
 	env.ExecuteWorkflow(SectionWorkflow, TournamentInput{Section: &start0})
+	mu.Lock()
+	defer mu.Unlock()
 	var can *workflow.ContinueAsNewError
 	if err := env.GetWorkflowError(); !errors.As(err, &can) {
 		t.Fatalf("the section ended with %v, expected it to continue as new", err)
