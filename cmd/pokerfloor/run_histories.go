@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pokerfloor/pokerfloor/engine/host"
 	"github.com/pokerfloor/pokerfloor/engine/report"
@@ -143,8 +145,12 @@ func historyTables(logger *slog.Logger) workflows.RunTable {
 }
 
 // settleHistories decides the .part files a killed run left for the tables it hosted: a hand the
-// table's workflow acknowledged is kept, any later one (void) is removed.
-func settleHistories(ctx context.Context, c client.Client, dir string, tableIDs []string) error {
+// table's workflow acknowledged is kept, any later one (void) is removed. A table whose workflow
+// does not answer the query within settleQueryWait (a task of its still open: the one the killed
+// process had takes the task's timeout to be given up) has its .part files given to later, when
+// not nil, to be settled by its next acknowledged report (historyReporter.settleLater); before,
+// the resume waited out the SDK's 10 s for each such table, and left their files unsettled.
+func settleHistories(ctx context.Context, c client.Client, dir string, tableIDs []string, later func(tableID string, hands []int64)) error {
 	var errs []error
 	for _, id := range tableIDs {
 		folder := filepath.Dir(historyPath(dir, id, 0))
@@ -152,17 +158,25 @@ func settleHistories(ctx context.Context, c client.Client, dir string, tableIDs 
 		if err != nil || len(parts) == 0 {
 			continue
 		}
-		acked, err := acknowledgedHand(ctx, c, id)
+		hands := map[string]int64{}
+		for _, part := range parts {
+			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(part), "hand-"), historyExt+partExt)
+			if n, err := strconv.ParseInt(name, 10, 64); err == nil {
+				hands[part] = n
+			}
+		}
+		qctx, cancel := context.WithTimeout(ctx, settleQueryWait)
+		acked, err := acknowledgedHand(qctx, c, id)
+		cancel()
+		if err != nil && later != nil && ctx.Err() == nil {
+			later(id, slices.Sorted(maps.Values(hands)))
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("hand histories of table %s left as %s files: %w", id, partExt, err))
 			continue
 		}
-		for _, part := range parts {
-			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(part), "hand-"), historyExt+partExt)
-			n, err := strconv.ParseInt(name, 10, 64)
-			if err != nil {
-				continue
-			}
+		for part, n := range hands {
 			if err := settlePart(strings.TrimSuffix(part, partExt), n, acked); err != nil {
 				errs = append(errs, err)
 			}
@@ -178,6 +192,21 @@ func settlePart(path string, n, acked int64) error {
 		return os.Remove(path + partExt)
 	}
 	return os.Rename(path+partExt, path)
+}
+
+// settleQueryWait bounds the query of one table's acknowledged hand at a resume: one that takes
+// longer is settled later, without holding the resume up.
+const settleQueryWait = 3 * time.Second
+
+// settleLater has the .part files of hands, left by a killed run, settled by the table's next
+// acknowledged report, as those of a report that failed are.
+func (h *historyReporter) settleLater(tableID string, hands []int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.unsettled == nil {
+		h.unsettled = map[string][]int64{}
+	}
+	h.unsettled[tableID] = append(h.unsettled[tableID], hands...)
 }
 
 // acknowledgedHand is the number of the last hand the table's workflow acknowledged.

@@ -75,8 +75,10 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		reporter = newPacedReporter(reporter, s.handPace())
 	}
 	tables := workflows.BotTables(tableLog)
+	var histories *historyReporter
 	if s.HandHistories != "" {
-		reporter = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
+		histories = &historyReporter{inner: reporter, dir: s.HandHistories, log: discardIfNil(tableLog)}
+		reporter = histories
 		tables = historyTables(tableLog)
 	}
 	tables, served := servedTables(s, tables, tableLog) // --play or --web: every table served (run_web.go)
@@ -115,7 +117,7 @@ func startLocalTournament(ctx context.Context, s runSettings, logs io.Writer) (_
 		}
 	}
 	if s.Resume != "" {
-		t, err := resumeTournament(ctx, c, s, host)
+		t, err := resumeTournament(ctx, c, s, host, histories)
 		if err != nil {
 			stop()
 			return nil, nil, err

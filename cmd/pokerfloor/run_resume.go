@@ -87,7 +87,7 @@ func settingString(s runSettings, key string) string {
 // resumeTournament takes up the tournament s.Resume on the embedded server: it must still be
 // running (or have finished with nobody watching: its result is then read), and its tables are
 // hosted again by host, as they were before the run stopped.
-func resumeTournament(ctx context.Context, c client.Client, s runSettings, host workflows.TableHost) (*workflows.Tournament, error) {
+func resumeTournament(ctx context.Context, c client.Client, s runSettings, host workflows.TableHost, histories *historyReporter) (*workflows.Tournament, error) {
 	d, err := c.DescribeWorkflowExecution(ctx, s.Resume, "")
 	if err != nil {
 		return nil, fmt.Errorf("tournament %s cannot be resumed (%v): run with --fresh to start a new one", s.Resume, err)
@@ -104,7 +104,11 @@ func resumeTournament(ctx context.Context, c client.Client, s runSettings, host 
 	}
 	if s.HandHistories != "" {
 		// Before any table deals again: a .part file of the hand a table deals next is the old one.
-		if err := settleHistories(ctx, c, s.HandHistories, everID); err != nil {
+		var later func(string, []int64)
+		if histories != nil {
+			later = histories.settleLater
+		}
+		if err := settleHistories(ctx, c, s.HandHistories, everID, later); err != nil {
 			fmt.Fprintf(os.Stderr, "pokerfloor: %v\n", err)
 		}
 	}
