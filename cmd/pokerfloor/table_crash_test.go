@@ -43,6 +43,14 @@ func (noTables) ReplaceTable(context.Context, workflows.HostedTable) error { ret
 // takes them and keeps nothing, so that the table's workflow has someone to tell.
 func crashTournament(ctx workflow.Context) error {
 	one, batches := workflow.GetSignalChannel(ctx, workflows.TableEventSignal), workflow.GetSignalChannel(ctx, workflows.TableEventsSignal)
+	// A table's events come as an Update of its section's (workflows.TableEventsUpdate) from its
+	// marker event-updates: taken, with no orders in the answer, as a section takes them (before,
+	// the table's activity tried them in vain beside the deal).
+	if err := workflow.SetUpdateHandler(ctx, workflows.TableEventsUpdate, func(workflow.Context, []director.TableEvent) ([]director.Order, error) {
+		return nil, nil
+	}); err != nil {
+		return err
+	}
 	s := workflow.NewSelector(ctx)
 	s.AddReceive(one, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, new(director.TableEvent)) })
 	s.AddReceive(batches, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, new([]director.TableEvent)) })
