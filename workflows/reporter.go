@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -23,6 +24,11 @@ import (
 // ID of its own.
 type TableReporter struct {
 	client client.Client
+	// heard is, for each table, what its section said of the batch of events the table's last
+	// answer handed this process (director.ReportRequest's Taken and Replies), to go with the
+	// table's next report.
+	mu    sync.Mutex
+	heard map[string]director.ReportRequest
 	// accepting, when not nil, holds a token for each report waiting for its workflow task: the
 	// bound NewLocalTableReporter sets.
 	accepting chan struct{}
@@ -30,7 +36,7 @@ type TableReporter struct {
 
 // NewTableReporter returns the Reporter of table processes that report through c.
 func NewTableReporter(c client.Client) *TableReporter {
-	return &TableReporter{client: c}
+	return &TableReporter{client: c, heard: map[string]director.ReportRequest{}}
 }
 
 // NewLocalTableReporter returns the Reporter of the many tables one process hosts (LocalTableHost):
@@ -47,7 +53,7 @@ func NewLocalTableReporter(c client.Client, accepting int) *TableReporter {
 	if accepting <= 0 {
 		return NewTableReporter(c)
 	}
-	return &TableReporter{client: c, accepting: make(chan struct{}, accepting)}
+	return &TableReporter{client: c, accepting: make(chan struct{}, accepting), heard: map[string]director.ReportRequest{}}
 }
 
 var _ report.Reporter = (*TableReporter)(nil)
@@ -55,7 +61,48 @@ var _ report.Reporter = (*TableReporter)(nil)
 // Report acknowledges results and returns what the table does next. A table whose workflow has
 // ended is told to close. A report the workflow refuses (chips not conserved, an unknown player,
 // a hand out of order) is a *report.RejectedError; other errors are worth retrying.
+//
+// The events the report's answer hands it (director.ReportAnswer.Deliver, from the table's
+// eventsByHost) it gives the table's section before it returns, and what the section took and
+// answered goes back with the table's next report: at once, with no hands, when the section
+// answered orders or the table waits for some; otherwise with the table's next hands. A batch
+// the section does not take stays with the table, which hands it out again.
 func (c *TableReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
+	for {
+		req := director.ReportRequest{Results: results, Delivers: true}
+		c.mu.Lock()
+		if h, ok := c.heard[tableID]; ok {
+			req.Taken, req.Replies = h.Taken, h.Replies
+		}
+		c.mu.Unlock()
+		ans, err := c.report(ctx, tableID, req)
+		if err != nil {
+			return ans.State, err
+		}
+		c.mu.Lock()
+		delete(c.heard, tableID)
+		c.mu.Unlock()
+		d := ans.Deliver
+		if d == nil || len(d.Events) == 0 || ans.Directive == report.Close {
+			return ans.State, nil
+		}
+		orders, err := sendTableEvents(ctx, c.client, d.Section, d.Events)
+		if err != nil {
+			return ans.State, nil // the table hands the batch out again
+		}
+		c.mu.Lock()
+		c.heard[tableID] = director.ReportRequest{Taken: d.Events[len(d.Events)-1].Seq, Replies: orders}
+		c.mu.Unlock()
+		if len(orders) == 0 && ans.Directive != report.Wait {
+			return ans.State, nil
+		}
+		results = nil
+	}
+}
+
+// report sends one report, req, to the table's workflow.
+func (c *TableReporter) report(ctx context.Context, tableID string, req director.ReportRequest) (director.ReportAnswer, error) {
+	results := req.Results
 	id := ""
 	if n := len(results); n > 0 {
 		id = fmt.Sprintf("%s/%d", tableID, results[n-1].HandNumber)
@@ -70,24 +117,24 @@ func (c *TableReporter) Report(ctx context.Context, tableID string, results []re
 		WorkflowID: tableID,
 		UpdateID:   id,
 		UpdateName: ReportUpdate,
-		Args:       []any{director.ReportRequest{Results: results}},
+		Args:       []any{req},
 	})
-	var st report.State
+	var ans director.ReportAnswer
 	if err == nil {
-		err = h.Get(ctx, &st) // at once when the task that accepted the report answered it
+		err = h.Get(ctx, &ans) // at once when the task that accepted the report answered it
 	}
 	if err == nil {
-		return st, nil
+		return ans, nil
 	}
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.Type() == rejectedErrorType {
-		return report.State{}, &report.RejectedError{TableID: tableID, HandNumber: lastHand(results), Reason: app.Message()}
+		return ans, &report.RejectedError{TableID: tableID, HandNumber: lastHand(results), Reason: app.Message()}
 	}
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) && c.closed(ctx, tableID) {
-		return report.State{TableID: tableID, Directive: report.Close}, nil
+		return director.ReportAnswer{State: report.State{TableID: tableID, Directive: report.Close}}, nil
 	}
-	return report.State{}, err
+	return director.ReportAnswer{}, err
 }
 
 // update sends the report: unbounded, it waits for the answer; bounded, it holds a token only

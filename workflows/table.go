@@ -170,6 +170,18 @@ const (
 	ordersInReply     = "orders-in-reply"
 )
 
+// eventsByHost is the version of the marker eventUpdates from which a report's answer hands the
+// table's undelivered events to a host that delivers them (director.ReportRequest.Delivers):
+// the host sends them to the section as ReportTableEvents would, and its next report brings
+// back what the section took and answered. The batch is the Update's result, recorded with the
+// task that applied the report before it leaves the workflow, so that a section never has events
+// of a report the table lost (as it had when a local activity sent them: docs/design.md, "A
+// table's events from a local activity, tried again and given up for good"); and no activity
+// is scheduled, started and completed for it, nor a second task of the table's run for its
+// result. A batch with the table's close, and the events the table makes with no report in
+// hand, go by the activity.
+const eventsByHost workflow.Version = 2
+
 // readMarkers reads the run's version markers that its report's handler depends on. From
 // version 1 of the marker continueHandshake a run continues as new by the handshake with its
 // section (director.ContinueStep), so that no order signal comes in as it does; a run recorded
@@ -264,9 +276,14 @@ type tableWorkflow struct {
 	// batched is 1 when the run sends its events in batches (batches), -1 when one by one, 0
 	// until the run has asked its marker.
 	batched int
-	// updating is 1 when the run's batches go as Updates (deliverBatch), -1 when as signals, 0
-	// until the run has asked its marker.
-	updating int
+	// updating is the run's version of the marker eventUpdates: its batches go as signals
+	// (DefaultVersion), as Updates by the activity (1), or by its reports' hosts too
+	// (eventsByHost); updatingKnown says the run has asked it.
+	updating      workflow.Version
+	updatingKnown bool
+	// byHost: the report in hand is a delivering host's, and the run hands its events to it
+	// (eventsByHost): no activity sends them meanwhile.
+	byHost bool
 	// replies is 1 when the run's events say it takes its section's orders in the answer to
 	// their Update (ordersInReply), -1 when not, 0 until the run has asked its marker.
 	replies        int
@@ -317,7 +334,7 @@ func lastHand(rs []report.HandResult) int64 {
 // report acknowledges hands, applies the orders waiting, and answers what the table does next. When
 // the table may not deal (a break, a pause, hand-for-hand, too few players), it waits here, in
 // the workflow, for an order that changes that, so that a waiting table costs no polling.
-func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (report.State, error) {
+func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest) (director.ReportAnswer, error) {
 	w.reports++
 	defer func() { w.reports-- }()
 	w.latest++
@@ -326,13 +343,17 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 	acked := w.st.Acked
 	if !w.st.Closing {
 		if err := w.st.ApplyResults(req.Results, &ev); err != nil {
-			return report.State{}, err // the validator let it through: a bug, not a bad report
+			return director.ReportAnswer{}, err // the validator let it through: a bug, not a bad report
 		}
+	}
+	w.byHost = req.Delivers && w.eventRoute(ctx) >= eventsByHost
+	if w.byHost {
+		w.heard(ctx, req) // after the hands: they were dealt before the section's orders came
 	}
 	deadline := workflow.Now(ctx).Add(w.st.MaxWait)
 	for {
 		if mine != w.latest {
-			return report.State{}, temporal.NewNonRetryableApplicationError(
+			return director.ReportAnswer{}, temporal.NewNonRetryableApplicationError(
 				"a newer report from the table's new host supersedes this one", supersededErrorType, nil)
 		}
 		w.drain(ctx)
@@ -349,8 +370,10 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 			w.resend(ctx)
 		}
 		left := deadline.Sub(workflow.Now(ctx))
-		if next.Directive != report.Wait || left <= 0 || w.mayEnd(ctx) {
-			return next, nil
+		// A table that waits for orders and has events for its host answers at once: the orders
+		// it would wait for are its section's answer to them.
+		if next.Directive != report.Wait || left <= 0 || w.mayEnd(ctx) || w.byHost && w.batchSize() > 0 && w.sending == 0 {
+			return w.answer(ctx, next), nil
 		}
 		ok, err := w.wait.within(ctx, left, func() bool {
 			return w.orders.Len() > 0 || w.st.Ready() || w.st.QuietOwed || w.mayEnd(ctx) || mine != w.latest
@@ -358,11 +381,8 @@ func (w *tableWorkflow) report(ctx workflow.Context, req director.ReportRequest)
 		if ok || err != nil {
 			w.timerCancelled = true // the wait's timer did not fire: cancelled in this task
 		}
-		if err != nil {
-			return next, nil
-		}
-		if !ok {
-			return next, nil
+		if err != nil || !ok {
+			return w.answer(ctx, next), nil
 		}
 	}
 }
@@ -462,22 +482,16 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 	if w.sending > 0 {
 		return // the batch under way sends the rest after it
 	}
-	n := len(w.st.Undelivered)
-	if w.st.Silent() {
-		n = 0
-		for i, ev := range w.st.Undelivered {
-			if ev.Quiet != 0 {
-				n = i + 1
-			}
-		}
+	if w.byHost && w.reports > 0 {
+		return // the report's answer hands them to its host (answer)
 	}
-	n = min(n, maxEventBatch)
+	n := w.batchSize()
 	if n == 0 {
 		return
 	}
 	batch := slices.Clone(w.st.Undelivered[:n])
 	w.st.Undelivered = slices.Delete(w.st.Undelivered, 0, n)
-	updates := markerSet(ctx, &w.updating, eventUpdates)
+	updates := w.eventRoute(ctx) >= 1
 	w.sending++
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		var ok bool
@@ -499,6 +513,74 @@ func (w *tableWorkflow) deliverBatch(ctx workflow.Context) {
 		}
 		w.deliverBatch(ctx)
 	})
+}
+
+// batchSize is how many of the undelivered events go in the next batch: at most maxEventBatch,
+// and while the table keeps quiet only up to its answer to the section's Order.Quiet.
+func (w *tableWorkflow) batchSize() int {
+	n := len(w.st.Undelivered)
+	if w.st.Silent() {
+		n = 0
+		for i, ev := range w.st.Undelivered {
+			if ev.Quiet != 0 {
+				n = i + 1
+			}
+		}
+	}
+	return min(n, maxEventBatch)
+}
+
+// eventRoute is the run's version of the marker eventUpdates, asked the first time it is needed
+// (a report's handler may send the run's first event, as for quiets).
+func (w *tableWorkflow) eventRoute(ctx workflow.Context) workflow.Version {
+	if !w.updatingKnown {
+		w.updating, w.updatingKnown = workflow.GetVersion(ctx, eventUpdates, workflow.DefaultVersion, eventsByHost), true
+	}
+	return w.updating
+}
+
+// heard takes in what a delivering host's report brings back of the batch the last answer
+// handed it: the events its section took (dropped from those undelivered) and the orders it
+// answered with, taken as the activity's answer is. Nothing else of that batch is on its way.
+func (w *tableWorkflow) heard(ctx workflow.Context, req director.ReportRequest) {
+	if req.Taken > 0 {
+		k := 0
+		for k < len(w.st.Undelivered) && w.st.Undelivered[k].Seq <= req.Taken {
+			k++
+		}
+		w.st.Undelivered = slices.Delete(w.st.Undelivered, 0, k)
+		if len(w.st.Undelivered) == 0 {
+			w.st.Undelivered = nil
+		}
+	}
+	if w.sending == 0 {
+		w.st.Replying = false
+	}
+	if len(req.Replies) > 0 {
+		w.take(ctx, req.Replies)
+	}
+}
+
+// answer is a report's answer next, with the batch of undelivered events for a delivering host
+// (byHost). A batch with the table's close, or the close itself, goes by the activity instead:
+// the section deletes the table's host once it has the close, and the host may be gone before
+// it sends anything. While the activity has a batch on its way the rest waits for it, as in
+// deliverBatch.
+func (w *tableWorkflow) answer(ctx workflow.Context, next report.State) director.ReportAnswer {
+	ans := director.ReportAnswer{State: next}
+	n := w.batchSize()
+	if !w.byHost || n == 0 || w.sending > 0 {
+		return ans
+	}
+	batch := slices.Clone(w.st.Undelivered[:n])
+	if next.Directive == report.Close || slices.ContainsFunc(batch, func(ev director.TableEvent) bool { return ev.Closed }) {
+		w.byHost = false
+		w.deliverBatch(ctx)
+		return ans
+	}
+	w.st.Replying = batch[n-1].Replies
+	ans.Deliver = &director.EventDelivery{Section: w.st.Tournament, Events: batch}
+	return ans
 }
 
 // reportEvents runs ReportTableEvents and reports whether the section took the batch in, with

@@ -85,8 +85,8 @@ func reports(env *testsuite.TestWorkflowEnvironment, reqs []reportReq) []reply {
 						out[i].err = e
 						return
 					}
-					if st, ok := v.(report.State); ok {
-						out[i].st = st
+					if ans, ok := v.(director.ReportAnswer); ok {
+						out[i].st = ans.State
 					}
 				},
 			}, director.ReportRequest{Results: r.results})
@@ -248,4 +248,86 @@ func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
 	if !reflect.DeepEqual(batches, want) {
 		t.Errorf("the section got the events in batches %v, want %v: the first, the six told while it was on its way, the close", batches, want)
 	}
+}
+
+// A host that delivers (director.ReportRequest.Delivers, from the table's eventsByHost) is
+// handed the table's undelivered events in its report's answer, recorded as the Update's
+// result before they leave the workflow, and no activity sends them; its next report brings
+// back what the section took (dropped from those undelivered) and the orders it answered with
+// (taken and applied). A table that waits for orders answers at once when it has events to hand
+// out; the table's close goes by the activity (its section deletes the host once it has it).
+func TestTableHandsItsEventsToAHostThatDelivers(t *testing.T) {
+	env := newQuietEnv()
+	env.RegisterWorkflow(TableWorkflow)
+	var byActivity [][]int
+	onTableEventsAfter(env, 0, func(batch []director.TableEvent) { byActivity = append(byActivity, seqsOf(batch)) })
+	var answers []director.ReportAnswer
+	send := func(at time.Duration, id string, req director.ReportRequest) {
+		env.RegisterDelayedCallback(func() {
+			env.UpdateWorkflow(ReportUpdate, id, &testsuite.TestUpdateCallback{
+				OnReject: func(e error) { t.Errorf("report %s refused: %v", id, e) },
+				OnComplete: func(v any, e error) {
+					if e != nil {
+						t.Errorf("report %s: %v", id, e)
+						return
+					}
+					answers = append(answers, v.(director.ReportAnswer))
+				},
+			}, req)
+		}, at)
+	}
+	start := stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000)
+	h1 := hand(1, start, stacks(0, "a", 2000, 1, "b", 1000, 2, "c", 0), engine.Elimination{Seat: 2, ID: "c", StartingStack: 1000})
+	h2 := hand(2, stacks(0, "a", 2000, 1, "b", 1000), stacks(0, "a", 2500, 1, "b", 500))
+	send(time.Second, testTable+"/1", director.ReportRequest{Results: []report.HandResult{h1}, Delivers: true})
+	// The host gave the section events up to the first answer's last and was answered with an
+	// order seating d.
+	env.RegisterDelayedCallback(func() {
+		if len(answers) != 1 || answers[0].Deliver == nil {
+			t.Fatalf("answers %+v: want the first to hand the host the table's events", answers)
+		}
+		d := answers[0].Deliver
+		last := d.Events[len(d.Events)-1].Seq
+		send(0, testTable+"/2", director.ReportRequest{Results: []report.HandResult{h2}, Delivers: true, Taken: last,
+			Replies: []director.Order{{Seq: 1, Seat: &director.SeatOrder{Player: "d", Stack: 1000}}}})
+	}, 2*time.Second)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(OrdersSignal, []director.Order{{Seq: 2, Close: &director.CloseTableOrder{}}})
+	}, time.Minute)
+	env.ExecuteWorkflow(TableWorkflow, threePlayers())
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 2 {
+		t.Fatalf("%d answers, want 2", len(answers))
+	}
+	first := answers[0].Deliver
+	if first.Section != "t" || !slices.ContainsFunc(first.Events, func(ev director.TableEvent) bool { return len(ev.Busts) > 0 }) {
+		t.Errorf("the first answer handed out %+v; want the table's events to section t, c's bust among them", first)
+	}
+	// The seat order came in the second report: d is seated for the next hand.
+	if !slices.ContainsFunc(answers[1].Seats, func(s report.SeatState) bool { return s.Player == "d" }) {
+		t.Errorf("the second answer's seats %+v; want d seated by the order the host brought back", answers[1].Seats)
+	}
+	// The events the host delivered never went by the activity: the table's first (it is up),
+	// before any report, and its close did.
+	handed := seqsOf(first.Events)
+	for _, b := range byActivity {
+		for _, seq := range b {
+			if slices.Contains(handed, seq) {
+				t.Errorf("the activity sent event %d, which the host had delivered (%v)", seq, handed)
+			}
+		}
+	}
+	if len(byActivity) < 2 {
+		t.Errorf("the activity sent %v; want the table's first event and its close", byActivity)
+	}
+}
+
+func seqsOf(batch []director.TableEvent) []int {
+	var seqs []int
+	for _, ev := range batch {
+		seqs = append(seqs, ev.Seq)
+	}
+	return seqs
 }

@@ -166,7 +166,7 @@ func ReportSection(ctx context.Context, tournament string, r SectionEvents) erro
 	if len(r.Events) == 0 && r.Run == 0 {
 		return nil
 	}
-	return updateUntilTaken(ctx, client.UpdateWorkflowOptions{
+	return updateUntilTaken(ctx, activity.GetClient(ctx), client.UpdateWorkflowOptions{
 		WorkflowID: tournament,
 		UpdateID:   reportID(r),
 		UpdateName: SectionEventsUpdate,
@@ -214,11 +214,18 @@ const ReportTableEventsActivity = "ReportTableEvents"
 // the table takes them: TableEvent.Replies); the same Update sent again to the same run is
 // answered the same.
 func ReportTableEvents(ctx context.Context, section string, batch []director.TableEvent) ([]director.Order, error) {
+	return sendTableEvents(ctx, activity.GetClient(ctx), section, batch)
+}
+
+// sendTableEvents gives a batch of a table's events to its section through c, as
+// ReportTableEvents does: from an activity, or from the table's host (TableReporter), which
+// sends the batch its report's answer carries (director.ReportAnswer.Deliver).
+func sendTableEvents(ctx context.Context, c client.Client, section string, batch []director.TableEvent) ([]director.Order, error) {
 	if len(batch) == 0 {
 		return nil, nil
 	}
 	var orders []director.Order
-	err := updateUntilTaken(ctx, client.UpdateWorkflowOptions{
+	err := updateUntilTaken(ctx, c, client.UpdateWorkflowOptions{
 		WorkflowID: section,
 		UpdateID:   fmt.Sprintf("table-%d-events-%d-%d", batch[0].Table, batch[0].Seq, batch[len(batch)-1].Seq),
 		UpdateName: TableEventsUpdate,
@@ -240,14 +247,16 @@ func ReportTableEvents(ctx context.Context, section string, batch []director.Tab
 // 112 sections' tries every three seconds stopped taking any report at all (pokerfloor run
 // --players 100000). A process has at most updatesInFlight of them on one workflow at once
 // (updateTries): a refusal clears the run's state in the server.
-func updateUntilTaken(ctx context.Context, opts client.UpdateWorkflowOptions, what, gone string, result any) error {
-	c := activity.GetClient(ctx)
+func updateUntilTaken(ctx context.Context, c client.Client, opts client.UpdateWorkflowOptions, what, gone string, result any) error {
 	// A try may wait long (a busy workflow, ten Updates in flight): the activity heartbeats all
 	// along, so that one whose worker died (a process killed) is tried again after
 	// reportHeartbeatTimeout, not after its whole StartToCloseTimeout.
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
+		if !activity.IsActivity(ctx) {
+			return // a table's host sending its events
+		}
 		beat := time.NewTicker(reportHeartbeat)
 		defer beat.Stop()
 		for {

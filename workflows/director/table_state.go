@@ -155,6 +155,27 @@ func (t *TableState) followSchedule() {
 // ReportRequest is the argument of ReportUpdate.
 type ReportRequest struct {
 	Results []report.HandResult `json:"results"`
+	// Delivers says the host sends the batch of events its answer carries (ReportAnswer.Deliver)
+	// to the table's section itself, and brings back what the section said in its next report:
+	// Taken, the last of the table's events the section took (0: none since the last report),
+	// and Replies, the orders it answered with (TableEvent.Replies).
+	Delivers bool    `json:"delivers,omitempty"`
+	Taken    int     `json:"taken,omitempty"`
+	Replies  []Order `json:"replies,omitempty"`
+}
+
+// ReportAnswer is the result of ReportUpdate: the table's State, and for a host that delivers
+// (ReportRequest.Delivers) the batch of events it is to give the section, recorded as the
+// Update's result before it leaves the table's workflow.
+type ReportAnswer struct {
+	report.State
+	Deliver *EventDelivery `json:"deliver,omitempty"`
+}
+
+// EventDelivery is a batch of a table's events for its section (Section, its workflow ID).
+type EventDelivery struct {
+	Section string       `json:"section"`
+	Events  []TableEvent `json:"events"`
 }
 
 // Clone returns a deep copy (the validator works on one).
