@@ -64,8 +64,9 @@ var _ report.Reporter = (*TableReporter)(nil)
 //
 // The events the report's answer hands it (director.ReportAnswer.Deliver, from the table's
 // eventsByHost) it gives the table's section before it returns, and what the section took and
-// answered goes back with the table's next report: at once, with no hands, when the section
-// answered orders or the table waits for some; otherwise with the table's next hands. A batch
+// answered goes back with the table's next report: at once, with no hands, when the table waits
+// for orders; otherwise with its next hands (a table that deals applies orders between two
+// reports, whichever way they came). A batch
 // the section does not take stays with the table, which hands it out again.
 func (c *TableReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	for {
@@ -93,8 +94,8 @@ func (c *TableReporter) Report(ctx context.Context, tableID string, results []re
 		c.mu.Lock()
 		c.heard[tableID] = director.ReportRequest{Taken: d.Events[len(d.Events)-1].Seq, Replies: orders}
 		c.mu.Unlock()
-		if len(orders) == 0 && ans.Directive != report.Wait {
-			return ans.State, nil
+		if ans.Directive != report.Wait {
+			return ans.State, nil // a dealing table applies orders between its reports
 		}
 		results = nil
 	}
