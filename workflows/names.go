@@ -16,7 +16,7 @@ const (
 	// a table's run from its marker eventBatches sends its events so, one signal at a time.
 	TableEventsSignal = "table-events"
 	// TableEventsUpdate carries the same batch from a table's marker eventUpdates on (sent by
-	// ReportTableEventsActivity): the section takes at most the server's ten Updates in flight at
+	// ReportTableEventsActivity, or from eventsByHost by the table's host): the section takes at most the server's ten Updates in flight at
 	// once, where signals came in whatever it was doing.
 	TableEventsUpdate = "table-events"
 	// SectionOrdersSignal carries the tournament's orders to a SectionWorkflow
