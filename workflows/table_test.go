@@ -221,13 +221,7 @@ func TestTableSendsItsEventsInBatchesOneAtATime(t *testing.T) {
 	env.RegisterWorkflow(TableWorkflow)
 	const failures = 20 // about half a minute of the activity's backoff
 	var batches [][]int
-	onTableEventsAfter(env, failures, func(batch []director.TableEvent) {
-		var seqs []int
-		for _, ev := range batch {
-			seqs = append(seqs, ev.Seq)
-		}
-		batches = append(batches, seqs)
-	})
+	onTableEventsAfter(env, failures, func(batch []director.TableEvent) { batches = append(batches, seqsOf(batch)) })
 	same := stacks(0, "a", 1000, 1, "b", 1000, 2, "c", 1000)
 	one := 1
 	for k := 1; k <= 6; k++ {
