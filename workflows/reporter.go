@@ -66,8 +66,8 @@ var _ report.Reporter = (*TableReporter)(nil)
 // eventsByHost) it gives the table's section before it returns, and what the section took and
 // answered goes back with the table's next report: at once, with no hands, when the table waits
 // for orders; otherwise with its next hands (a table that deals applies orders between two
-// reports, whichever way they came). A batch
-// the section does not take stays with the table, which hands it out again.
+// reports, whichever way they came). A batch the section does not take stays with the table,
+// which hands it out again.
 func (c *TableReporter) Report(ctx context.Context, tableID string, results []report.HandResult) (report.State, error) {
 	for {
 		req := director.ReportRequest{Results: results, Delivers: true}

@@ -209,12 +209,11 @@ const ReportTableEventsActivity = "ReportTableEvents"
 // its tournament of one section) as a TableEventsUpdate, and returns once the section has taken
 // them in; a table from its marker eventUpdates sends its events so (deliverBatch), and from
 // eventsByHost its host sends those its reports' answers hand it the same way (TableReporter).
-// The Update's
-// ID names the table and its events' numbers: the server takes a batch sent again once in a run,
-// and the section drops what a continued run sees again by the events' numbers. It returns the
-// orders the section answers with (from director.PaceOrdersInReply, for a batch whose events say
-// the table takes them: TableEvent.Replies); the same Update sent again to the same run is
-// answered the same.
+// The Update's ID names the table and its events' numbers: the server takes a batch sent again
+// once in a run, and the section drops what a continued run sees again by the events' numbers.
+// It returns the orders the section answers with (from director.PaceOrdersInReply, for a batch
+// whose events say the table takes them: TableEvent.Replies); the same Update sent again to the
+// same run is answered the same.
 func ReportTableEvents(ctx context.Context, section string, batch []director.TableEvent) ([]director.Order, error) {
 	return sendTableEvents(ctx, activity.GetClient(ctx), section, batch)
 }
